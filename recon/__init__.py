@@ -1,0 +1,41 @@
+"""recon: reconstruct hidden mine fields from their 3x3 mine counts, with proved verdicts.
+
+    >>> import numpy as np, recon
+    >>> field = recon.random_field(4, 6, 30, np.random.default_rng(1))
+    >>> result = recon.solve(recon.status(field))
+    >>> result.verdict in (recon.Verdict.UNIQUE, recon.Verdict.MULTIPLE)
+    True
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .formats import FormatError, format_field, format_fields, format_status, parse_field, parse_status
+from .generate import random_field
+from .model import Problem, constraint_matrix, is_solution, make_problem, status, window_sizes
+from .result import EngineDisagreement, EngineError, ReconError, Result, Verdict
+from .solve import solve
+
+__all__ = [
+    "EngineDisagreement",
+    "EngineError",
+    "FormatError",
+    "Problem",
+    "ReconError",
+    "Result",
+    "Verdict",
+    "__version__",
+    "constraint_matrix",
+    "format_field",
+    "format_fields",
+    "format_status",
+    "is_solution",
+    "make_problem",
+    "parse_field",
+    "parse_status",
+    "random_field",
+    "solve",
+    "status",
+    "window_sizes",
+]

@@ -1,0 +1,351 @@
+"""The command line: the only place that reads files, prints, and turns errors into exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Sequence
+from typing import TextIO
+
+import numpy as np
+
+from . import __version__
+from .formats import FormatError, format_field, format_fields, format_status, parse_status
+from .generate import random_field
+from .model import Problem, cell_name, is_solution, make_problem, status
+from .result import EngineDisagreement, EngineError, Result, Verdict
+from .solve import ENGINE_CHOICES, solve
+
+EXIT_UNIQUE = 0
+EXIT_NONE = 1
+EXIT_USAGE = 2
+EXIT_MULTIPLE = 3
+EXIT_UNDECIDED = 4
+EXIT_INTERNAL = 70
+
+EXIT_CODES = {
+    Verdict.UNIQUE: EXIT_UNIQUE,
+    Verdict.NONE: EXIT_NONE,
+    Verdict.MULTIPLE: EXIT_MULTIPLE,
+    Verdict.UNDECIDED: EXIT_UNDECIDED,
+}
+
+EXIT_HELP = """\
+exit status:
+  0   exactly one solution (proved)
+  1   no solution (proved)
+  2   usage or input error
+  3   several solutions
+  4   undecided: the time limit was reached before a verdict was proved
+  70  internal error, such as two engines that disagree (a bug: please report it)
+"""
+
+
+class UsageError(Exception):
+    """A problem with the command line or with a file named on it; exit status 2."""
+
+
+# ----------------------------------------------------------------------------- arguments
+
+
+def _whole(name: str, low: int, high: int | None = None):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            allowed = f">= {low}" if high is None else f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number {allowed}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"P must be a percentage from 0 to 100, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"SECONDS must be a positive number, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of the recon command."""
+    parser = argparse.ArgumentParser(
+        prog="recon",
+        description="Reconstruct hidden mine fields from their 3x3 mine counts (the cell included).",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"recon {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = commands.add_parser(
+        "solve",
+        help="reconstruct the field(s) of a status file",
+        description="Reconstruct every field whose status matches FILE, prove whether it is the only one, "
+        "and print the solutions (x = mine, _ = empty).",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="FILE", help="status file, or - for standard input")
+    p.add_argument(
+        "--engine",
+        choices=ENGINE_CHOICES,
+        default="auto",
+        help="auto: the fastest exact engine, cross-checked by another on inputs up to 10,000 cells; "
+        "all: every engine; or one engine by name (default: auto)",
+    )
+    p.add_argument(
+        "--max-solutions",
+        metavar="K",
+        type=_whole("K", 1),
+        default=2,
+        help="show at most K solutions; recon looks for K+1 to know whether the count is exact (default: 2)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of fields")
+    p.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    p.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
+    p.add_argument("-q", "--quiet", action="store_true", help="no report on stderr")
+
+    g = commands.add_parser(
+        "generate",
+        help="draw a random field and print its status",
+        description="Draw a ROWS x COLS field in which every cell is a mine with probability P percent, "
+        "and print its status. The first line is a comment with the seed that reproduces it.",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    g.add_argument("rows", metavar="ROWS", type=_whole("ROWS", 1), help="number of rows, >= 1")
+    g.add_argument("cols", metavar="COLS", type=_whole("COLS", 1), help="number of columns, >= 1")
+    g.add_argument("p", metavar="P", type=_percent, help="mine probability in percent, 0..100")
+    g.add_argument("--seed", metavar="N", type=_whole("N", 0), help="random seed (default: fresh, printed in the header)")
+    g.add_argument("--field", metavar="FILE", help="also write the planted field to FILE")
+    g.add_argument("--out", metavar="FILE", help="write the status to FILE (atomically) instead of stdout")
+    return parser
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def read_input(path: str) -> tuple[bytes, str]:
+    """Return the bytes of a file (or of stdin for '-') and the name to use in messages."""
+    if path == "-":
+        return sys.stdin.buffer.read(), "<stdin>"
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(), path
+    except OSError as err:
+        raise UsageError(f"cannot read {path!r}: {err.strerror or err}") from None
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write text to path so that readers see either the old file or the whole new one."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".recon-", suffix=".tmp", dir=directory)
+    except OSError as err:
+        raise UsageError(f"cannot write {path!r}: {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as err:
+        os.unlink(tmp)
+        raise UsageError(f"cannot write {path!r}: {err.strerror or err}") from None
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def emit(text: str, out: str | None, stdout: TextIO) -> None:
+    """Write the main output to a file (atomically) or to stdout."""
+    if out is None:
+        stdout.write(text)
+    else:
+        write_atomically(out, text)
+
+
+# ----------------------------------------------------------------------------- solve
+
+
+def _count_phrase(result: Result) -> str:
+    n = result.solution_count
+    noun = "solution" if n == 1 else "solutions"
+    if result.count_exact:
+        return f"{n} {noun}"
+    return f"at least {n} {noun}"
+
+
+def _differences(fields: list[np.ndarray], most: int = 12) -> str:
+    cells = np.argwhere(fields[0] != fields[1])
+    names = [cell_name(int(r), int(c)) for r, c in cells[:most]]
+    more = f" and {len(cells) - most} more" if len(cells) > most else ""
+    return f"solutions 1 and 2 differ in {len(cells)} cell(s): {' '.join(names)}{more}"
+
+
+def report(result: Result) -> str:
+    """Say in one or two lines what was found and how it was checked."""
+    engines = list(result.engines) or [result.engine]
+    timing = f"{result.seconds:.3g} s"
+    if len(engines) > 1:
+        checked = f"{engines[0]}, cross-checked by " + ", ".join(
+            f"{name} ({result.engines[name].verdict})" for name in engines[1:]
+        )
+    else:
+        checked = engines[0]
+    shown = len(result.solutions)
+    if result.verdict is Verdict.UNIQUE:
+        head = "unique: exactly one solution"
+    elif result.verdict is Verdict.MULTIPLE:
+        head = _count_phrase(result)
+        if not result.count_exact:
+            head += f" (showing {shown}; there may be more)"
+        elif shown < result.solution_count:
+            head += f" (showing {shown})"
+        head = "multiple: " + head
+    elif result.verdict is Verdict.NONE:
+        head = "none: no field has these counts"
+        if result.reason:
+            head += f"; {result.reason}"
+    else:
+        head = "undecided"
+        if result.reason:
+            head += f": {result.reason}"
+        if result.solutions:
+            head += f"; {_count_phrase(result)} found, but no proof that it is the only one"
+    lines = [f"{head} [{checked}; {timing}]"]
+    if result.verdict is Verdict.MULTIPLE and len(result.solutions) >= 2:
+        lines.append(_differences(result.solutions))
+    return "\n".join(lines) + "\n"
+
+
+def result_json(result: Result, problem: Problem) -> dict[str, object]:
+    """Return the JSON object of a solve."""
+    rows, cols = problem.shape
+    return {
+        "verdict": result.verdict.value,
+        "rows": rows,
+        "cols": cols,
+        "solutions": [format_field(f).splitlines() for f in result.solutions],
+        "solution_count": result.solution_count,
+        "count_exact": result.count_exact,
+        "reason": result.reason,
+        "engines": {name: r.summary() for name, r in (result.engines or {result.engine: result}).items()},
+        "seconds": round(result.seconds, 6),
+        "recon": __version__,
+    }
+
+
+def _checked(fields: list[np.ndarray], problem: Problem) -> list[np.ndarray]:
+    """Return the fields after checking, once more, that each one reproduces every clue."""
+    for field in fields:
+        if not is_solution(field, problem):
+            raise EngineError("a solution failed the final check against the counts")
+    return fields
+
+
+def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Solve a status file and print the answer."""
+    data, name = read_input(args.file)
+    clues, known = parse_status(data, name)
+    problem = make_problem(clues, known)
+    try:
+        result = solve(problem, engine=args.engine, max_solutions=args.max_solutions, time_limit=args.time_limit)
+    except EngineDisagreement as err:
+        stderr.write(f"recon: internal error: {err}\nThis is a bug; please report it with the input file.\n")
+        for engine, r in err.results.items():
+            stderr.write(f"--- {engine}: {r.verdict}, {_count_phrase(r)}\n")
+            stderr.write(format_fields(r.solutions))
+        if args.json:
+            payload = {
+                "verdict": "error",
+                "error": str(err),
+                "engines": {
+                    engine: {**r.summary(), "solutions": [format_field(f).splitlines() for f in r.solutions]}
+                    for engine, r in err.results.items()
+                },
+            }
+            emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
+        return EXIT_INTERNAL
+    fields = _checked(result.solutions, problem)
+    if args.json:
+        emit(json.dumps(result_json(result, problem), indent=1) + "\n", args.out, stdout)
+    else:
+        emit(format_fields(fields), args.out, stdout)
+    if not args.quiet:
+        stderr.write(report(result))
+    return EXIT_CODES[result.verdict]
+
+
+# ----------------------------------------------------------------------------- generate
+
+
+def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Draw a random field and print its status."""
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    field = random_field(args.rows, args.cols, args.p, np.random.default_rng(seed))
+    header = f"# recon generate {args.rows} {args.cols} {args.p:g} --seed {seed}\n"
+    if args.field:
+        write_atomically(args.field, header + format_field(field))
+    emit(header + format_status(status(field)), args.out, stdout)
+    return EXIT_UNIQUE
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run the recon command line and return its exit status."""
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0) if not isinstance(stop.code, str) else EXIT_USAGE
+    if args.command is None:
+        parser.print_help(stderr)
+        return EXIT_USAGE
+    command = {"solve": cmd_solve, "generate": cmd_generate}[args.command]
+    try:
+        return command(args, stdout, stderr)
+    except FormatError as err:
+        stderr.write(f"{err}\n")
+        return EXIT_USAGE
+    except UsageError as err:
+        stderr.write(f"recon: {err}\n")
+        return EXIT_USAGE
+    except (EngineError, EngineDisagreement) as err:
+        stderr.write(f"recon: internal error: {err}\nThis is a bug; please report it with the input file.\n")
+        return EXIT_INTERNAL
+    except KeyboardInterrupt:
+        stderr.write("recon: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as err:  # noqa: BLE001 - the CLI turns every failure into a message and a code
+        stderr.write(f"recon: internal error: {type(err).__name__}: {err}\nThis is a bug; please report it.\n")
+        if os.environ.get("RECON_DEBUG"):
+            traceback.print_exc(file=stderr)
+        return EXIT_INTERNAL

@@ -1,0 +1,107 @@
+"""MILP: the clues as one sparse equality system over binary cells, solved by scipy's HiGHS.
+
+Model: one binary variable per cell (``Bounds(0, 1)``, ``integrality=1``), ``A @ x == clues`` for
+the known clues with A from `recon.model.constraint_matrix`, and a zero objective. After each
+solution s a no-good cut ``sum(x[s == 0]) - sum(x[s == 1]) >= 1 - sum(s)`` excludes exactly s;
+the next solve finds another solution or proves there is none. So a second solve decides
+uniqueness and further solves enumerate.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from ..model import Problem, constraint_matrix, impossible_clues, cell_name
+from ..result import EngineError, Result, Verdict
+
+NAME = "milp"
+
+# scipy.optimize.milp status codes
+_OPTIMAL, _LIMIT, _INFEASIBLE = 0, 1, 2
+
+
+def no_good_cut(solution: np.ndarray) -> tuple[np.ndarray, float]:
+    """Return (row, lower bound) of the linear cut that excludes exactly this 0/1 solution."""
+    s = solution.ravel().astype(np.int8)
+    return (1 - 2 * s).astype(np.float64), float(1 - int(s.sum()))
+
+
+def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
+    """Find up to `limit` solutions with MILP and no-good cuts and say whether there are others."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    start = time.perf_counter()
+    n = problem.cells
+    stats = {"solves": 0, "cuts": 0}
+    bad = impossible_clues(problem)
+    if bad.size:
+        r, c = (int(v) for v in bad[0])
+        reason = (
+            f"clue {cell_name(r, c)} = {int(problem.clues[r, c])} cannot be met: "
+            f"its window holds only {int(problem.sizes[r, c])} cells"
+        )
+        return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
+
+    a = constraint_matrix(problem.shape, problem.known).astype(np.float64)
+    b = problem.clues[problem.known].astype(np.float64)
+    integrality = np.ones(n)
+    bounds = Bounds(np.zeros(n), np.ones(n))
+    objective = np.zeros(n)
+
+    solutions: list[np.ndarray] = []
+    cut_rows: list[np.ndarray] = []
+    cut_lb: list[float] = []
+    exhausted = False
+    timed_out = False
+    while len(solutions) < limit:
+        options: dict[str, object] = {"disp": False, "presolve": True}
+        if time_limit is not None:
+            remaining = time_limit - (time.perf_counter() - start)
+            if remaining <= 0:
+                timed_out = True
+                break
+            options["time_limit"] = remaining
+        constraints = [LinearConstraint(a, b, b)] if a.shape[0] else []
+        if cut_rows:
+            cuts = sp.csr_array(np.vstack(cut_rows))
+            constraints.append(LinearConstraint(cuts, np.array(cut_lb), np.inf))
+        stats["solves"] += 1
+        res = milp(objective, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
+        if res.status == _INFEASIBLE:
+            exhausted = True
+            break
+        if res.status == _LIMIT:
+            if res.x is None:
+                timed_out = True
+                break
+        elif res.status != _OPTIMAL:
+            raise EngineError(f"scipy.optimize.milp failed: status {res.status}: {res.message}")
+        x = np.rint(res.x).astype(np.int8)
+        if np.abs(res.x - x).max() > 1e-6:
+            raise EngineError("scipy.optimize.milp returned a non-integral point")
+        field = x.reshape(problem.shape).astype(bool)
+        solutions.append(field)
+        row, lb = no_good_cut(field)
+        cut_rows.append(row)
+        cut_lb.append(lb)
+        stats["cuts"] += 1
+        if res.status == _LIMIT:
+            timed_out = True
+            break
+    seconds = time.perf_counter() - start
+    reason = None
+    if exhausted and not solutions:
+        verdict = Verdict.NONE
+        reason = "the MILP solver proved the clues infeasible"
+    elif len(solutions) >= 2:
+        verdict = Verdict.MULTIPLE
+    elif exhausted:
+        verdict = Verdict.UNIQUE
+    else:
+        verdict = Verdict.UNDECIDED
+        reason = f"time limit of {time_limit:g} s reached" if timed_out else None
+    return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason)

@@ -1,0 +1,243 @@
+"""Text formats: read status and field grids (with precise errors), write them back.
+
+Status text: one row per line, one character per cell; ``0``-``9`` is a clue, ``?``, ``.`` or
+``-`` a cell without a clue. Rows may instead be whitespace-separated tokens, one per cell.
+Trailing spaces, CRLF line ends, a UTF-8 byte order mark, blank lines before and after the grid,
+and comment lines starting with ``#`` are allowed.
+
+Field text: ``x`` mine, ``_`` empty; ``1``/``0``, ``*``/``.`` and ``#``/``.`` are accepted on
+input, ``x``/``_`` is always written. In a field file a comment line starts with ``#`` followed
+by a space or by a character that is not a cell (``# note``, ``#note``), since ``#`` is a mine.
+
+Several fields are written one after another, separated by one blank line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .model import cell_name, window_sizes
+
+NO_CLUE_CHARS = "?.-"
+MINE_CHARS = "x*#1X"
+EMPTY_CHARS = "_.0"
+_WHITESPACE = " \t\f\v"
+
+
+class FormatError(ValueError):
+    """Bad input text; str() reads 'path:line:col: message' with 1-based line and column."""
+
+    def __init__(self, path: str, line: int, col: int, message: str):
+        super().__init__(f"{path}:{line}:{col}: {message}")
+        self.path, self.line, self.col, self.message = path, line, col, message
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    """What one cell of a grid may be: a table from ASCII code to value (-1 = not allowed)."""
+
+    table: np.ndarray  # int8[256]
+    expected: str  # for messages: "a count 0-9 or '?', '.', '-' for no clue"
+    what: str  # "status" or "field"
+
+    def is_comment(self, line: str) -> bool:
+        """Is this (left-stripped) line a comment?"""
+        if not line.startswith("#"):
+            return False
+        if self.what == "status":
+            return True
+        rest = line[1:2]
+        if not rest:
+            return False  # a row of one mine
+        return rest in _WHITESPACE or not rest.isascii() or self.table[ord(rest)] < 0
+
+
+def _table(pairs: dict[str, int]) -> np.ndarray:
+    table = np.full(256, -1, dtype=np.int8)
+    for chars, value in pairs.items():
+        for ch in chars:
+            table[ord(ch)] = value
+    return table
+
+
+_NO_CLUE = 10  # internal code of the status grammar for "no clue"; converted to the mask at once
+_STATUS = _Grammar(
+    _table({**{str(d): d for d in range(10)}, NO_CLUE_CHARS: _NO_CLUE}),
+    "a count 0-9, or '?', '.' or '-' for a cell without a clue",
+    "status",
+)
+_FIELD = _Grammar(
+    _table({MINE_CHARS: 1, EMPTY_CHARS: 0}),
+    "a cell 'x' (mine) or '_' (empty); also accepted: 1/0, */., #/.",
+    "field",
+)
+
+
+def _decode(data: bytes | str, path: str) -> str:
+    """Return the text of data, or raise FormatError at the first byte that is not UTF-8."""
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as err:
+        before = data[: err.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
+        raise FormatError(path, line, col, f"expected UTF-8 text, got the byte 0x{data[err.start]:02x}") from None
+
+
+def _describe(token: str) -> str:
+    """Show a bad token in a message."""
+    if len(token) == 1 and not token.isprintable():
+        return f"the character U+{ord(token):04X}"
+    return repr(token)
+
+
+def _parse_chars(content: str, offset: int, grammar: _Grammar, path: str, line_no: int) -> np.ndarray:
+    """Parse a row written one character per cell, starting at 0-based column offset."""
+    if content.isascii():
+        codes = grammar.table[np.frombuffer(content.encode("ascii"), dtype=np.uint8)]
+        bad = np.flatnonzero(codes < 0)
+        if bad.size == 0:
+            return codes
+        i = int(bad[0])
+    else:
+        i = next(j for j, ch in enumerate(content) if not ch.isascii() or grammar.table[ord(ch)] < 0)
+    raise FormatError(path, line_no, offset + i + 1, f"expected {grammar.expected}, got {_describe(content[i])}")
+
+
+def _parse_tokens(content: str, offset: int, grammar: _Grammar, path: str, line_no: int) -> np.ndarray:
+    """Parse a row of whitespace-separated tokens, starting at 0-based column offset."""
+    values = []
+    i = 0
+    while i < len(content):
+        if content[i] in _WHITESPACE:
+            i += 1
+            continue
+        j = i
+        while j < len(content) and content[j] not in _WHITESPACE:
+            j += 1
+        token = content[i:j]
+        if len(token) != 1 or not token.isascii() or grammar.table[ord(token)] < 0:
+            raise FormatError(path, line_no, offset + i + 1, f"expected {grammar.expected}, got {_describe(token)}")
+        values.append(grammar.table[ord(token)])
+        i = j
+    return np.array(values, dtype=np.int8)
+
+
+def _read_grid(data: bytes | str, path: str, grammar: _Grammar) -> tuple[np.ndarray, list[int], list[list[int]] | int]:
+    """Read a grid of cell codes; return (codes, line number of each row, column layout)."""
+    text = _decode(data, path)
+    lines = text.split("\n")
+    rows: list[tuple[int, int, str]] = []  # (line number, offset of first cell, content)
+    blank_after: int | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r").rstrip(_WHITESPACE + "\r")
+        stripped = line.lstrip(_WHITESPACE)
+        if not stripped:
+            if rows and blank_after is None:
+                blank_after = number
+            continue
+        if grammar.is_comment(stripped):
+            continue
+        if blank_after is not None:
+            raise FormatError(path, blank_after, 1, f"expected the next row of the {grammar.what} grid, got a blank line (rows must be consecutive)")
+        rows.append((number, len(line) - len(stripped), stripped))
+    if not rows:
+        raise FormatError(path, 1, 1, f"expected a {grammar.what} grid, got no rows (the input is empty or only comments)")
+    tokens = any(any(ch in _WHITESPACE for ch in content) for _, _, content in rows)
+    parse = _parse_tokens if tokens else _parse_chars
+    parsed = [parse(content, offset, grammar, path, number) for number, offset, content in rows]
+    width = parsed[0].size
+    for (number, offset, content), values in zip(rows, parsed):
+        if values.size != width:
+            if tokens:
+                col = offset + len(content) + 1
+            else:
+                col = offset + min(width, values.size) + 1
+            raise FormatError(
+                path,
+                number,
+                col,
+                f"expected {width} cells in this row like in the first row (line {rows[0][0]}), got {values.size}",
+            )
+    return np.vstack(parsed), [number for number, _, _ in rows], tokens
+
+
+def parse_status(data: bytes | str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
+    """Parse status text into (clues, known): uint8 counts and the mask of cells with a clue."""
+    codes, line_numbers, tokens = _read_grid(data, path, _STATUS)
+    known = codes != _NO_CLUE
+    clues = np.where(known, codes, 0).astype(np.uint8)
+    sizes = window_sizes(clues.shape)
+    too_big = known & (clues > sizes)
+    if too_big.any():
+        r, c = (int(v) for v in np.argwhere(too_big)[0])
+        col = _column_of(data, path, line_numbers[r], c, tokens)
+        raise FormatError(
+            path,
+            line_numbers[r],
+            col,
+            f"expected a count 0-{int(sizes[r, c])} at {cell_name(r, c)}, got {int(clues[r, c])}: "
+            f"{_where(clues.shape, r, c)} sees only {int(sizes[r, c])} cells",
+        )
+    return clues, known
+
+
+def _where(shape: tuple[int, int], r: int, c: int) -> str:
+    """Describe a cell's position for a message about its window."""
+    rows, cols = shape
+    on_row_edge = r in (0, rows - 1)
+    on_col_edge = c in (0, cols - 1)
+    if rows >= 2 and cols >= 2:
+        if on_row_edge and on_col_edge:
+            return "a corner cell"
+        if on_row_edge or on_col_edge:
+            return "an edge cell"
+    return f"this cell of a {rows}x{cols} grid"
+
+
+def _column_of(data: bytes | str, path: str, line_no: int, cell: int, tokens: bool) -> int:
+    """Return the 1-based column of the given 0-based cell on a line (errors are rare: recompute)."""
+    line = _decode(data, path).split("\n")[line_no - 1].rstrip("\r")
+    seen = -1
+    in_token = False
+    for i, ch in enumerate(line):
+        if ch in _WHITESPACE:
+            in_token = False
+            continue
+        if not tokens or not in_token:
+            seen += 1
+            if seen == cell:
+                return i + 1
+        in_token = True
+    return 1
+
+
+def parse_field(data: bytes | str, path: str = "<string>") -> np.ndarray:
+    """Parse field text into a boolean array (True = mine)."""
+    codes, _, _ = _read_grid(data, path, _FIELD)
+    return codes.astype(bool)
+
+
+def format_field(field: np.ndarray) -> str:
+    """Write a field as text: one line per row, 'x' for a mine, '_' for an empty cell."""
+    field = np.asarray(field, dtype=bool)
+    chars = np.where(field, ord("x"), ord("_")).astype(np.uint8)
+    return "".join(row.tobytes().decode("ascii") + "\n" for row in chars)
+
+
+def format_fields(fields: list[np.ndarray]) -> str:
+    """Write several fields separated by one blank line."""
+    return "\n".join(format_field(f) for f in fields)
+
+
+def format_status(clues: np.ndarray, known: np.ndarray | None = None) -> str:
+    """Write a status as text: a digit per clue, '?' for a cell without a clue."""
+    clues = np.asarray(clues)
+    if known is None:
+        known = np.ones(clues.shape, dtype=bool)
+    chars = np.where(known, ord("0") + clues.astype(np.int64), ord("?")).astype(np.uint8)
+    return "".join(row.tobytes().decode("ascii") + "\n" for row in chars)

@@ -1,0 +1,171 @@
+"""The model: one definition of a count, the constraint matrix built from it, and the Problem.
+
+Glossary (used everywhere in recon):
+
+- *field*: the hidden mines, a boolean array of shape (rows, cols); True is a mine.
+- *window*: the 3x3 block centred on a cell, the cell itself included, clipped at the border.
+- *status* (or *counts*): for every cell, the number of mines in its window (0..9).
+- *clue*: one known count; a *partial* status has cells without a clue, marked by ``known``.
+- *equation*: a clue read as "the cells of this window hold this many mines".
+- *solution*: a field whose status equals every clue.
+
+Arrays are in (rows, cols) order. Unknown clues are a separate boolean mask ``known``; the
+``clues`` array holds 0 where there is no clue and that 0 is never read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+#: The window of a cell, as (row, col) offsets. The only definition of "neighbourhood" in recon.
+WINDOW: tuple[tuple[int, int], ...] = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+
+
+def _shifted_pairs(shape: tuple[int, int], dr: int, dc: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
+    """Return slices (target, source) so that target cell (r, c) reads source cell (r+dr, c+dc)."""
+    rows, cols = shape
+
+    def axis(n: int, d: int) -> tuple[slice, slice]:
+        if d >= 0:
+            return slice(0, max(n - d, 0)), slice(d, n)
+        return slice(-d, n), slice(0, max(n + d, 0))
+
+    (tr, sr), (tc, sc) = axis(rows, dr), axis(cols, dc)
+    return (tr, tc), (sr, sc)
+
+
+def status(field: np.ndarray) -> np.ndarray:
+    """Return the status of a field: the mines in each cell's 3x3 window, the cell included."""
+    field = np.asarray(field)
+    if field.ndim != 2:
+        raise ValueError(f"field must be a 2-D array, got {field.ndim} dimension(s)")
+    mines = field.astype(np.uint8, copy=False)
+    counts = np.zeros(field.shape, dtype=np.uint8)
+    for dr, dc in WINDOW:
+        target, source = _shifted_pairs(field.shape, dr, dc)
+        counts[target] += mines[source]
+    return counts
+
+
+def window_sizes(shape: tuple[int, int]) -> np.ndarray:
+    """Return how many cells each window holds (4 in a corner, 6 on an edge, 9 inside)."""
+    return status(np.ones(shape, dtype=bool))
+
+
+def constraint_matrix(shape: tuple[int, int], known: np.ndarray | None = None) -> sp.csr_array:
+    """Return the sparse 0/1 matrix A with A @ field.ravel() == status(field)[known].
+
+    Row k belongs to the k-th known cell in row-major order; column j to cell j of the field.
+    Built from the same WINDOW offsets as `status`.
+    """
+    rows, cols = shape
+    index = np.arange(rows * cols, dtype=np.int64).reshape(shape)
+    r_parts, c_parts = [], []
+    for dr, dc in WINDOW:
+        target, source = _shifted_pairs(shape, dr, dc)
+        r_parts.append(index[target].ravel())
+        c_parts.append(index[source].ravel())
+    r = np.concatenate(r_parts)
+    c = np.concatenate(c_parts)
+    matrix = sp.csr_array(
+        (np.ones(r.size, dtype=np.int8), (r, c)), shape=(rows * cols, rows * cols)
+    )
+    if known is not None:
+        matrix = matrix[np.flatnonzero(np.asarray(known).ravel())]
+    return matrix
+
+
+def window_cells(shape: tuple[int, int], r: int, c: int) -> list[tuple[int, int]]:
+    """Return the cells of the window centred on (r, c), in row-major order."""
+    rows, cols = shape
+    return [
+        (r + dr, c + dc)
+        for dr, dc in WINDOW
+        if 0 <= r + dr < rows and 0 <= c + dc < cols
+    ]
+
+
+def cell_name(r: int, c: int) -> str:
+    """Name a 0-based cell the way a person reads it: 1-based, 'r2c3'."""
+    return f"r{r + 1}c{c + 1}"
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """A status to reconstruct: clue values and the mask of cells that carry a clue."""
+
+    clues: np.ndarray  # uint8, shape (rows, cols); read only where known
+    known: np.ndarray  # bool, shape (rows, cols)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """Return (rows, cols)."""
+        return self.clues.shape  # type: ignore[return-value]
+
+    @property
+    def cells(self) -> int:
+        """Return the number of cells."""
+        return int(self.clues.size)
+
+    @property
+    def is_full(self) -> bool:
+        """Does every cell carry a clue?"""
+        return bool(self.known.all())
+
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        """Return the window size of every cell."""
+        return window_sizes(self.shape)
+
+
+def make_problem(clues: np.ndarray, known: np.ndarray | None = None) -> Problem:
+    """Validate clues and mask and return a Problem; raise ValueError naming the argument."""
+    clues = np.asarray(clues)
+    if clues.ndim != 2 or clues.shape[0] < 1 or clues.shape[1] < 1:
+        raise ValueError(f"clues must be a non-empty 2-D array, got shape {clues.shape}")
+    if not (np.issubdtype(clues.dtype, np.integer) or clues.dtype == bool):
+        if np.issubdtype(clues.dtype, np.floating) and np.all(np.isfinite(clues)) and np.all(clues == np.round(clues)):
+            clues = clues.astype(np.int64)
+        else:
+            raise ValueError(f"clues must hold whole numbers, got dtype {clues.dtype}")
+    if known is None:
+        known = np.ones(clues.shape, dtype=bool)
+    else:
+        known = np.asarray(known)
+        if known.shape != clues.shape:
+            raise ValueError(f"known must have the shape of clues {clues.shape}, got {known.shape}")
+        if known.dtype != bool:
+            raise ValueError(f"known must be a boolean mask, got dtype {known.dtype}")
+    values = clues[known].astype(np.int64)
+    if values.size and (values.min() < 0 or values.max() > 9):
+        bad = np.argwhere(known & ((clues.astype(np.int64) < 0) | (clues.astype(np.int64) > 9)))[0]
+        raise ValueError(
+            f"clues must be counts 0..9, got {int(clues[tuple(bad)])} at {cell_name(*bad)}"
+        )
+    stored = np.where(known, clues, 0).astype(np.uint8)
+    stored.setflags(write=False)
+    known = known.copy()
+    known.setflags(write=False)
+    return Problem(stored, known)
+
+
+def is_solution(field: np.ndarray, problem: Problem) -> bool:
+    """Is this field a solution of the problem's clues?"""
+    field = np.asarray(field)
+    if field.shape != problem.shape:
+        return False
+    return bool(np.array_equal(status(field)[problem.known], problem.clues[problem.known]))
+
+
+def violated_clues(field: np.ndarray, problem: Problem) -> np.ndarray:
+    """Return the (row, col) of every clue the field does not reproduce."""
+    return np.argwhere(problem.known & (status(field) != problem.clues))
+
+
+def impossible_clues(problem: Problem) -> np.ndarray:
+    """Return the (row, col) of clues larger than their window: no field can meet them."""
+    return np.argwhere(problem.known & (problem.clues > problem.sizes))

@@ -1,0 +1,79 @@
+"""The one result type every engine returns, and the errors the library raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+
+class Verdict(str, Enum):
+    """What is known about the solutions of a status."""
+
+    UNIQUE = "unique"  # exactly one solution, proved
+    MULTIPLE = "multiple"  # at least two solutions, both verified
+    NONE = "none"  # no solution, proved
+    UNDECIDED = "undecided"  # a time limit stopped the engine before it could prove one of the above
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class Result:
+    """What an engine (or the cross-check of several engines) found.
+
+    ``solutions`` holds the solutions found (all of them, or the first ``max_solutions`` of them),
+    each verified, as boolean arrays; ``solution_count`` is how many were found and
+    ``count_exact`` says whether it was proved that there are no others.
+    ``stats`` holds work counters (nodes, backtracks, solves, cuts, ...).
+    """
+
+    verdict: Verdict
+    solutions: list[np.ndarray]
+    count_exact: bool
+    engine: str
+    seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
+    reason: str | None = None
+    engines: dict[str, "Result"] = field(default_factory=dict)
+    solution_count: int = -1  # how many solutions were found; -1 means len(solutions)
+
+    def __post_init__(self) -> None:
+        if self.solution_count < 0:
+            self.solution_count = len(self.solutions)
+        if self.solution_count < len(self.solutions):
+            raise ValueError("solution_count cannot be smaller than the solutions listed")
+
+    @property
+    def field(self) -> np.ndarray | None:
+        """Return the solution when there is exactly one, else None."""
+        return self.solutions[0] if self.verdict is Verdict.UNIQUE else None
+
+    def summary(self) -> dict[str, object]:
+        """Return this engine's verdict and counters as plain JSON-ready values."""
+        return {
+            "verdict": self.verdict.value,
+            "seconds": round(self.seconds, 6),
+            "solution_count": self.solution_count,
+            "count_exact": self.count_exact,
+            "stats": dict(self.stats),
+            **({"reason": self.reason} if self.reason else {}),
+        }
+
+
+class ReconError(Exception):
+    """Base class of recon's own errors."""
+
+
+class EngineError(ReconError):
+    """An engine broke its contract (for example returned a field that fails the clues)."""
+
+
+class EngineDisagreement(ReconError):
+    """Two exact engines reached different answers on the same input: a bug in one of them."""
+
+    def __init__(self, message: str, results: dict[str, Result]):
+        super().__init__(message)
+        self.results = results

@@ -1,0 +1,133 @@
+"""Run the engines, verify every solution they return, and cross-check their answers.
+
+``solve`` is the one entry point. With ``engine="auto"`` it runs the engine measured fastest for
+the input (backtracking for a full status, MILP for a partial one; see bench/) and, when the input
+is small enough, the other engine as a cross-check. ``engine="all"`` runs every engine. Any two
+exact answers that contradict each other raise EngineDisagreement: never pick one silently.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .engines import ENGINES, backtrack, milp
+from .model import Problem, is_solution, make_problem, violated_clues, cell_name
+from .result import EngineDisagreement, EngineError, Result, Verdict
+
+#: Inputs up to this many cells get a second engine as a cross-check under engine="auto".
+CROSSCHECK_CELLS = 10_000
+#: Under engine="auto", the cross-check engine gets at least this many seconds ...
+CROSSCHECK_MIN_SECONDS = 2.0
+#: ... or this many times what the first engine took, whichever is more.
+CROSSCHECK_FACTOR = 10.0
+
+ENGINE_CHOICES = ("auto", "all", *ENGINES)
+
+
+def plan(problem: Problem, engine: str) -> list[str]:
+    """Return the engines to run, first the one whose verdict leads."""
+    if engine == "all":
+        return list(ENGINES)
+    if engine in ENGINES:
+        return [engine]
+    if engine != "auto":
+        raise ValueError(f"engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
+    first, second = (backtrack.NAME, milp.NAME) if problem.is_full else (milp.NAME, backtrack.NAME)
+    return [first, second] if problem.cells <= CROSSCHECK_CELLS else [first]
+
+
+def verify(result: Result, problem: Problem) -> None:
+    """Raise EngineError unless every solution in the result reproduces every clue."""
+    for k, field in enumerate(result.solutions):
+        if field.shape != problem.shape or field.dtype != bool:
+            raise EngineError(f"engine {result.engine} returned a solution of shape {field.shape}, dtype {field.dtype}")
+        if not is_solution(field, problem):
+            r, c = violated_clues(field, problem)[0]
+            raise EngineError(
+                f"engine {result.engine} returned solution {k + 1} that breaks clue {cell_name(int(r), int(c))}"
+            )
+    keys = {f.tobytes() for f in result.solutions}
+    if len(keys) != len(result.solutions):
+        raise EngineError(f"engine {result.engine} returned the same solution twice")
+
+
+def _describe(result: Result) -> str:
+    exact = "exactly" if result.count_exact else "at least"
+    return f"{result.engine}: {result.verdict} ({exact} {result.solution_count} solution(s))"
+
+
+def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
+    """Combine verified results of several engines into one; raise EngineDisagreement on a contradiction."""
+    union: dict[bytes, np.ndarray] = {}
+    for result in results.values():
+        for field in result.solutions:
+            union.setdefault(field.tobytes(), field)
+    problems = []
+    for result in results.values():
+        if result.verdict is Verdict.NONE and union:
+            problems.append(f"{result.engine} says there is no solution, but another engine found one")
+        elif result.count_exact and len(union) > result.solution_count:
+            problems.append(
+                f"{result.engine} proved there are exactly {result.solution_count} solution(s), "
+                f"but the engines found {len(union)} different ones"
+            )
+    decided = {r.verdict for r in results.values() if r.verdict is not Verdict.UNDECIDED}
+    if len(decided) > 1:
+        problems.append("the verdicts differ")
+    if problems:
+        detail = "; ".join(_describe(r) for r in results.values())
+        raise EngineDisagreement("engines disagree: " + "; ".join(problems) + f" [{detail}]", results)
+
+    exact = any(r.count_exact for r in results.values())
+    if decided:
+        verdict = decided.pop()
+    elif len(union) >= 2:
+        verdict = Verdict.MULTIPLE
+    else:
+        verdict = Verdict.UNDECIDED
+    lead = next(iter(results.values()))
+    reason = next((r.reason for r in results.values() if r.verdict is verdict and r.reason), lead.reason)
+    solutions = list(union.values())
+    return Result(
+        verdict,
+        solutions[:max_solutions],
+        exact,
+        "+".join(results),
+        sum(r.seconds for r in results.values()),
+        {},
+        reason,
+        dict(results),
+        solution_count=len(solutions),
+    )
+
+
+def solve(
+    clues: np.ndarray,
+    known: np.ndarray | None = None,
+    *,
+    engine: str = "auto",
+    max_solutions: int = 2,
+    time_limit: float | None = None,
+) -> Result:
+    """Reconstruct every field (up to max_solutions) whose status matches the known clues."""
+    problem = clues if isinstance(clues, Problem) and known is None else make_problem(clues, known)
+    if isinstance(max_solutions, bool) or not isinstance(max_solutions, (int, np.integer)) or max_solutions < 1:
+        raise ValueError(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    names = plan(problem, engine)
+    start = time.perf_counter()
+    results: dict[str, Result] = {}
+    for i, name in enumerate(names):
+        budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        if engine == "auto" and i > 0:
+            spent = sum(r.seconds for r in results.values())
+            cap = max(CROSSCHECK_MIN_SECONDS, CROSSCHECK_FACTOR * spent)
+            budget = cap if budget is None else min(budget, cap)
+        # Ask for one more solution than will be shown: finding none proves the count exact.
+        result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget)
+        verify(result, problem)
+        results[name] = result
+    return cross_check(results, max_solutions)
