@@ -15,7 +15,7 @@ from .formats import FormatError, format_field, format_fields, format_status, pa
 from .generate import random_field
 from .model import Problem, constraint_matrix, is_solution, make_problem, status, window_sizes
 from .result import EngineDisagreement, EngineError, ReconError, Result, Verdict
-from .solve import solve
+from .solver import solve
 
 __all__ = [
     "EngineDisagreement",

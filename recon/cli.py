@@ -19,7 +19,7 @@ from .formats import FormatError, format_field, format_fields, format_status, pa
 from .generate import random_field
 from .model import Problem, cell_name, is_solution, make_problem, status
 from .result import EngineDisagreement, EngineError, Result, Verdict
-from .solve import ENGINE_CHOICES, solve
+from .solver import ENGINE_CHOICES, solve
 
 EXIT_UNIQUE = 0
 EXIT_NONE = 1

@@ -1,0 +1,58 @@
+"""Shared helpers for the tests: the bundled seed examples and a brute-force oracle."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from recon import parse_field, parse_status
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+
+#: Shapes that expose row/column mix-ups; every engine test runs on them.
+ODD_SHAPES = [(1, 1), (1, 5), (5, 1), (2, 7), (7, 2), (4, 11), (3, 8)]
+
+
+def load_seed_examples() -> dict[str, tuple[np.ndarray, list[np.ndarray]]]:
+    """Return {name: (status, [solutions])} from data/seed_examples.txt."""
+    examples = {}
+    blocks = (DATA / "seed_examples.txt").read_text().split("\n== ")[1:]
+    for block in blocks:
+        head, *rest = block.strip("\n").split("\n")
+        name = head.split()[0]
+        parts = "\n".join(rest).split("\n-- solution ")
+        clues, known = parse_status(parts[0])
+        assert known.all()
+        solutions = [parse_field(p.split("\n", 1)[1]) for p in parts[1:]]
+        expected = int(head.split("solutions=")[1])
+        assert len(solutions) == expected
+        examples[name] = (clues, solutions)
+    return examples
+
+
+@pytest.fixture(scope="session")
+def seed_examples():
+    return load_seed_examples()
+
+
+def brute_force(clues: np.ndarray, known: np.ndarray | None = None) -> set[bytes]:
+    """Return every solution (as bytes of a bool array) by trying all 2**cells fields."""
+    rows, cols = clues.shape
+    if known is None:
+        known = np.ones(clues.shape, dtype=bool)
+    n = rows * cols
+    assert n <= 16, "brute force is for tiny grids"
+    fields = np.array(list(itertools.product([False, True], repeat=n)), dtype=bool).reshape(-1, rows, cols)
+    padded = np.pad(fields.astype(np.int64), ((0, 0), (1, 1), (1, 1)))
+    counts = sum(padded[:, dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
+    match = (counts[:, known] == clues[known]).all(axis=1)
+    return {f.tobytes() for f in fields[match]}
+
+
+def keys(fields) -> set[bytes]:
+    """Return the fields as a set of bytes for comparing solution sets."""
+    return {np.asarray(f, dtype=bool).tobytes() for f in fields}

@@ -1,0 +1,233 @@
+"""The command line, through main([...]) and once through the installed console script."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import DATA, keys
+from recon import Result, Verdict, parse_field, parse_status, status
+from recon.cli import main
+from recon.engines import ENGINES
+
+
+def run(*argv, stdin: bytes | None = None, monkeypatch=None):
+    """Run main and return (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def fields_of(text: str) -> list[np.ndarray]:
+    return [parse_field(block) for block in text.strip("\n").split("\n\n")] if text.strip() else []
+
+
+@pytest.mark.parametrize("name, code, count", [("seed-3x3", 0, 1), ("seed-5x5", 3, 2), ("seed-7x7", 0, 1)])
+def test_solve_seed_examples(seed_examples, name, code, count):
+    clues, solutions = seed_examples[name]
+    status_code, out, err = run("solve", str(DATA / f"{name}.txt"))
+    assert status_code == code
+    assert keys(fields_of(out)) == keys(solutions)
+    if count == 1:
+        assert err.startswith("unique: exactly one solution [backtrack, cross-checked by milp (unique)")
+    else:
+        assert err.startswith("multiple: 2 solutions [")
+        assert "solutions 1 and 2 differ in 4 cell(s)" in err
+
+
+def test_solve_json(seed_examples):
+    code, out, _ = run("solve", str(DATA / "seed-5x5.txt"), "--json")
+    assert code == 3
+    data = json.loads(out)
+    assert data["verdict"] == "multiple" and (data["rows"], data["cols"]) == (5, 5)
+    assert data["solution_count"] == 2 and data["count_exact"] is True
+    assert keys(parse_field("\n".join(s)) for s in data["solutions"]) == keys(seed_examples["seed-5x5"][1])
+    assert set(data["engines"]) == {"backtrack", "milp"}
+    assert data["engines"]["milp"]["verdict"] == "multiple" and data["engines"]["milp"]["seconds"] >= 0
+
+
+def test_solve_from_stdin(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"011\n122\n122\n")))
+    code, out, _ = run("solve", "-")
+    assert code == 0 and out == "___\n__x\n_x_\n"
+
+
+def test_solve_non_square_and_engine_choice(tmp_path):
+    field = np.zeros((2, 7), dtype=bool)
+    field[0, 6] = field[1, 0] = True
+    path = tmp_path / "s.txt"
+    path.write_text("".join("".join(map(str, row)) + "\n" for row in status(field)))
+    for engine in ("backtrack", "milp", "all"):
+        code, out, err = run("solve", str(path), "--engine", engine, "--max-solutions", "1000")
+        solutions = fields_of(out)
+        assert field.tobytes() in keys(solutions)
+        assert all(s.shape == (2, 7) for s in solutions)
+        assert code == (0 if len(solutions) == 1 else 3)
+
+
+def test_max_solutions_and_inexact_count(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text("??\n??\n")
+    code, out, err = run("solve", str(path), "--max-solutions", "3", "--engine", "backtrack")
+    assert code == 3 and len(fields_of(out)) == 3
+    assert "at least 4 solutions (showing 3; there may be more)" in err
+
+
+def test_no_solution_names_a_clue(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text("003\n000\n")
+    code, out, err = run("solve", str(path), "--engine", "backtrack")
+    assert code == 1 and out == ""
+    assert err.startswith("none: no field has these counts; clue r1c3 = 3")
+
+
+def test_time_limit_gives_undecided(tmp_path):
+    field = np.random.default_rng(1).random((40, 40)) < 0.5
+    path = tmp_path / "s.txt"
+    path.write_text("".join("".join(map(str, row)) + "\n" for row in status(field)))
+    code, out, err = run("solve", str(path), "--engine", "milp", "--time-limit", "1e-9")
+    assert code == 4 and err.startswith("undecided")
+
+
+def test_out_writes_atomically_and_leaves_no_temporary_file(tmp_path):
+    target = tmp_path / "answer.txt"
+    target.write_text("old content\n")
+    code, out, _ = run("solve", str(DATA / "seed-3x3.txt"), "--out", str(target), "-q")
+    assert code == 0 and out == ""
+    assert target.read_text() == "___\n__x\n_x_\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["answer.txt"]
+
+
+def test_out_into_missing_directory_is_a_usage_error(tmp_path):
+    code, _, err = run("solve", str(DATA / "seed-3x3.txt"), "--out", str(tmp_path / "no" / "such.txt"))
+    assert code == 2 and err.startswith("recon: cannot write")
+
+
+def test_bad_input_gives_location_and_exit_2(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("011\n1z2\n122\n")
+    code, out, err = run("solve", str(path))
+    assert code == 2 and out == ""
+    assert err == f"{path}:2:2: expected a count 0-9, or '?', '.' or '-' for a cell without a clue, got 'z'\n"
+
+
+def test_bad_input_on_stdin_is_named_stdin(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    code, _, err = run("solve", "-")
+    assert code == 2 and err.startswith("<stdin>:1:1: expected a status grid")
+
+
+def test_missing_file(tmp_path):
+    code, _, err = run("solve", str(tmp_path / "nope.txt"))
+    assert code == 2 and "cannot read" in err and "No such file" in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["generate", "0", "5", "30"], "ROWS must be a whole number >= 1, got '0'"),
+        (["generate", "5", "x", "30"], "COLS must be a whole number >= 1, got 'x'"),
+        (["generate", "5", "5", "101"], "P must be a percentage from 0 to 100, got '101'"),
+        (["generate", "5", "5", "abc"], "P must be a percentage from 0 to 100, got 'abc'"),
+        (["generate", "5", "5", "nan"], "P must be a percentage from 0 to 100"),
+        (["generate", "5", "5", "30", "--seed", "-1"], "N must be a whole number >= 0"),
+        (["solve", "f", "--max-solutions", "0"], "K must be a whole number >= 1"),
+        (["solve", "f", "--time-limit", "-2"], "SECONDS must be a positive number"),
+        (["solve", "f", "--engine", "fast"], "invalid choice: 'fast'"),
+        ([], "usage: recon"),
+    ],
+)
+def test_usage_errors_exit_2_and_name_the_argument(capsys, argv, message):
+    code, _, err = run(*argv)
+    captured = capsys.readouterr()
+    assert code == 2
+    assert message in captured.err + err
+
+
+def test_help_lists_exit_codes(capsys):
+    code, _, _ = run("solve", "--help")
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "3   several solutions" in text and "70  internal error" in text
+
+
+def test_generate_is_reproducible_and_writes_the_planted_field(tmp_path):
+    field_path = tmp_path / "field.txt"
+    code, first, _ = run("generate", "4", "9", "30", "--seed", "12", "--field", str(field_path))
+    assert code == 0
+    _, again, _ = run("generate", "4", "9", "30", "--seed", "12")
+    assert first == again
+    assert first.startswith("# recon generate 4 9 30 --seed 12\n")
+    clues, known = parse_status(first)
+    assert clues.shape == (4, 9) and known.all()
+    planted = parse_field(field_path.read_text())
+    assert np.array_equal(status(planted), clues)
+
+
+def test_generate_without_seed_prints_the_seed_that_reproduces_it():
+    _, first, _ = run("generate", "3", "5", "50")
+    seed = first.splitlines()[0].split("--seed ")[1]
+    _, again, _ = run("generate", "3", "5", "50", "--seed", seed)
+    assert first == again
+
+
+@pytest.mark.parametrize("p, expected", [("0", 0), ("100", 1)])
+def test_generate_extremes(p, expected):
+    _, out, _ = run("generate", "3", "4", p, "--seed", "1")
+    clues, _ = parse_status(out)
+    assert np.array_equal(clues, status(np.full((3, 4), bool(expected))))
+
+
+def test_generate_out_then_solve_round_trip(tmp_path):
+    target = tmp_path / "s.txt"
+    field_path = tmp_path / "f.txt"
+    assert run("generate", "7", "4", "35", "--seed", "3", "--out", str(target), "--field", str(field_path))[0] == 0
+    code, out, _ = run("solve", str(target), "--max-solutions", "100")
+    assert parse_field(field_path.read_text()).tobytes() in keys(fields_of(out))
+
+
+def test_disagreement_prints_both_answers_and_exits_70(monkeypatch, seed_examples):
+    clues, solutions = seed_examples["seed-5x5"]
+
+    def liar(problem, *, limit, time_limit):
+        return Result(Verdict.UNIQUE, [solutions[0]], True, "milp")
+
+    monkeypatch.setitem(ENGINES, "milp", liar)
+    code, out, err = run("solve", str(DATA / "seed-5x5.txt"))
+    assert code == 70
+    assert "internal error: engines disagree" in err
+    assert "--- backtrack: multiple" in err and "--- milp: unique" in err
+    code, out, err = run("solve", str(DATA / "seed-5x5.txt"), "--json")
+    assert code == 70 and json.loads(out)["verdict"] == "error"
+
+
+def test_unexpected_exception_is_a_message_not_a_traceback(monkeypatch):
+    def broken(problem, *, limit, time_limit):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(ENGINES, "backtrack", broken)
+    code, _, err = run("solve", str(DATA / "seed-3x3.txt"), "--engine", "backtrack")
+    assert code == 70 and "internal error: RuntimeError: boom" in err and "Traceback" not in err
+
+
+def _console_script() -> list[str]:
+    script = shutil.which("recon", path=os.path.dirname(sys.executable))
+    return [script] if script else [sys.executable, "-m", "recon"]
+
+
+def test_console_script_end_to_end(tmp_path):
+    generated = subprocess.run(
+        [*_console_script(), "generate", "6", "8", "30", "--seed", "5"], capture_output=True, check=True
+    )
+    solved = subprocess.run([*_console_script(), "solve", "-", "--json"], input=generated.stdout, capture_output=True)
+    assert solved.returncode in (0, 3), solved.stderr
+    assert json.loads(solved.stdout)["rows"] == 6
+    module = subprocess.run([sys.executable, "-m", "recon", "solve", str(DATA / "seed-5x5.txt")], capture_output=True)
+    assert module.returncode == 3 and module.stdout.count(b"\n\n") == 1

@@ -1,0 +1,111 @@
+"""solve(): planning, verification of every engine answer, and the cross-check between engines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from recon import EngineDisagreement, EngineError, Result, Verdict, make_problem, random_field, solve, status
+from recon.engines import ENGINES
+import recon.solver as solving
+
+
+def test_plan_auto_full_small_runs_both_with_backtrack_first():
+    problem = make_problem(np.zeros((4, 5), np.uint8))
+    assert solving.plan(problem, "auto") == ["backtrack", "milp"]
+
+
+def test_plan_auto_partial_runs_milp_first():
+    problem = make_problem(np.zeros((4, 5), np.uint8), np.eye(4, 5, dtype=bool))
+    assert solving.plan(problem, "auto") == ["milp", "backtrack"]
+
+
+def test_plan_auto_large_runs_one_engine(monkeypatch):
+    monkeypatch.setattr(solving, "CROSSCHECK_CELLS", 10)
+    problem = make_problem(np.zeros((4, 5), np.uint8))
+    assert solving.plan(problem, "auto") == ["backtrack"]
+    assert solving.plan(problem, "all") == sorted(ENGINES, key=list(ENGINES).index)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"engine": "magic"}, "engine must be one of"),
+        ({"max_solutions": 0}, "max_solutions must be"),
+        ({"max_solutions": 1.5}, "max_solutions must be"),
+        ({"time_limit": 0}, "time_limit must be"),
+        ({"time_limit": -1.0}, "time_limit must be"),
+    ],
+)
+def test_bad_arguments_raise_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        solve(np.zeros((2, 3), np.uint8), **kwargs)
+
+
+def test_result_of_auto_names_both_engines(seed_examples):
+    clues, solutions = seed_examples["seed-5x5"]
+    result = solve(clues)
+    assert result.verdict is Verdict.MULTIPLE
+    assert result.count_exact and result.solution_count == 2
+    assert set(result.engines) == {"backtrack", "milp"}
+    assert all(r.verdict is Verdict.MULTIPLE for r in result.engines.values())
+
+
+def test_max_solutions_truncates_but_keeps_the_count():
+    known = np.zeros((2, 2), bool)
+    result = solve(np.zeros((2, 2), np.uint8), known, max_solutions=3)
+    assert len(result.solutions) == 3
+    assert result.solution_count >= 4 and not result.count_exact
+    assert result.verdict is Verdict.MULTIPLE
+
+
+def _liar(verdict, solutions, exact):
+    def engine(problem, *, limit, time_limit):
+        return Result(verdict, [np.array(s, dtype=bool) for s in solutions], exact, "milp")
+
+    return engine
+
+
+def test_an_engine_that_misses_a_solution_is_caught(monkeypatch, seed_examples):
+    clues, solutions = seed_examples["seed-5x5"]
+    monkeypatch.setitem(ENGINES, "milp", _liar(Verdict.UNIQUE, solutions[:1], True))
+    with pytest.raises(EngineDisagreement, match="engines disagree") as info:
+        solve(clues, engine="all")
+    assert set(info.value.results) == {"backtrack", "milp"}
+
+
+def test_an_engine_that_claims_none_is_caught(monkeypatch, seed_examples):
+    clues, _ = seed_examples["seed-3x3"]
+    monkeypatch.setitem(ENGINES, "milp", _liar(Verdict.NONE, [], True))
+    with pytest.raises(EngineDisagreement, match="no solution"):
+        solve(clues, engine="all")
+
+
+def test_an_engine_that_returns_a_wrong_field_is_caught(monkeypatch, seed_examples):
+    clues, solutions = seed_examples["seed-3x3"]
+    monkeypatch.setitem(ENGINES, "milp", _liar(Verdict.UNIQUE, [~solutions[0]], True))
+    with pytest.raises(EngineError, match="breaks clue"):
+        solve(clues, engine="milp")
+
+
+def test_an_engine_that_repeats_a_solution_is_caught(monkeypatch, seed_examples):
+    clues, solutions = seed_examples["seed-3x3"]
+    monkeypatch.setitem(ENGINES, "milp", _liar(Verdict.MULTIPLE, [solutions[0], solutions[0]], False))
+    with pytest.raises(EngineError, match="same solution twice"):
+        solve(clues, engine="milp")
+
+
+def test_undecided_engine_does_not_hide_a_decided_one(monkeypatch, seed_examples):
+    clues, solutions = seed_examples["seed-7x7"]
+    monkeypatch.setitem(ENGINES, "milp", _liar(Verdict.UNDECIDED, [], False))
+    result = solve(clues, engine="all")
+    assert result.verdict is Verdict.UNIQUE
+    assert result.engines["milp"].verdict is Verdict.UNDECIDED
+
+
+def test_solve_accepts_a_problem_and_a_non_square_field():
+    field = random_field(2, 9, 40, 5)
+    problem = make_problem(status(field))
+    result = solve(problem, max_solutions=10_000)
+    assert result.count_exact
+    assert any(np.array_equal(s, field) for s in result.solutions)
