@@ -6,19 +6,29 @@ and ``free``, its window cells not yet decided. Both bounds of a clue prune: a b
 with ``need == 0`` forces its free cells empty and one with ``need == free`` forces them all
 mines; forced cells are propagated before the next guess.
 
-Cells are guessed in anti-diagonal order (r + c, then r). For a full status, that order makes the
-cell (r, c) the last undecided cell of the window of clue (r-1, c-1), so propagation forces every
-cell except those on the first row and column, and a wrong guess is refuted within a few
-diagonals. (Plain row-major order forces the same cells, but decides the whole first row before
-any of it is checked, and backtracks through exponentially many first rows.)
+Which cell to guess:
 
-The search state (``value``, ``need``, ``free``) is private and undone through a trail; the static
-data (which cells a clue sees) is built once.
+- full status: anti-diagonal order (r + c, then r). That order makes cell (r, c) the last open
+  cell of the window of clue (r-1, c-1), so propagation forces every cell except those on the
+  first row and column, and a wrong guess is refuted within a few diagonals. (Plain row-major
+  order forces the same cells but decides the whole first row before any of it is checked.)
+- partial status: a cell of the open clue with the fewest ways left to place its mines,
+  C(free, need), so that the search stays where the clues are tight.
+
+When a branch dies the search does not simply undo the last guess: it works out which guesses the
+dead end depends on (following the clue that forced each cell back to guesses) and jumps back to
+the latest of them (conflict-directed backjumping). Guesses in between, made in unrelated parts of
+the grid, cannot repair the dead end, and plain backtracking would try every combination of them.
+After a solution is found the search backtracks one guess at a time, so none is skipped.
+
+The search state (``value``, ``need``, ``free`` and the reasons) is private and undone through a
+trail; the static data (which cells a clue sees) is built once.
 """
 
 from __future__ import annotations
 
 import time
+from math import comb
 from collections.abc import Iterator
 
 import numpy as np
@@ -29,6 +39,7 @@ from ..result import Result, Verdict
 NAME = "backtrack"
 _UNDECIDED = -1  # private marker in the search state; never summed
 _CHECK_CLOCK_EVERY = 2048
+_WAYS = [[comb(f, k) if 0 <= k <= f else 0 for k in range(10)] for f in range(10)]
 
 
 class TimeUp(Exception):
@@ -42,22 +53,28 @@ class _Search:
         rows, cols = problem.shape
         self.shape = problem.shape
         self.n = rows * cols
-        clue_rc = [tuple(rc) for rc in np.argwhere(problem.known)]
+        clue_rc = [tuple(int(v) for v in rc) for rc in np.argwhere(problem.known)]
         self.clue_rc = clue_rc
         self.clue_cells: list[list[int]] = []
         self.cell_clues: list[list[int]] = [[] for _ in range(self.n)]
         for k, (r, c) in enumerate(clue_rc):
-            cells = [rr * cols + cc for rr, cc in window_cells(problem.shape, int(r), int(c))]
+            cells = [rr * cols + cc for rr, cc in window_cells(problem.shape, r, c)]
             self.clue_cells.append(cells)
             for cell in cells:
                 self.cell_clues[cell].append(k)
         self.need = [int(problem.clues[r, c]) for r, c in clue_rc]
         self.free = [len(cells) for cells in self.clue_cells]
         self.value = [_UNDECIDED] * self.n
+        self.level = [0] * self.n  # the guess depth at which a cell was set
+        self.why = [-1] * self.n  # the clue that forced a cell, or -1 for a guess
+        self.place = [0] * self.n  # the cell's index in the trail
+        self.depth = 0
         self.trail: list[int] = []
+        self.full = problem.is_full
         self.order = sorted(range(self.n), key=lambda i: (i // cols + i % cols, i // cols))
         self.nodes = 0
         self.backtracks = 0
+        self.backjumps = 0
         self.forced = 0
         self.conflict: int | None = None
 
@@ -66,14 +83,17 @@ class _Search:
         r, c = self.clue_rc[k]
         need, free = self.need[k], self.free[k]
         total = need + sum(self.value[i] == 1 for i in self.clue_cells[k])
-        where = f"clue {cell_name(int(r), int(c))} = {total}"
+        where = f"clue {cell_name(r, c)} = {total}"
         if need < 0:
             return f"{where} is exceeded: its window already holds {total - need} mines"
         return f"{where} cannot be reached: it needs {need} more mine(s) but only {free} cell(s) of its window are open"
 
-    def assign(self, cell: int, v: int, queue: list[int]) -> int:
+    def assign(self, cell: int, v: int, why: int, queue: list[int]) -> int:
         """Set a cell, update its clues, queue the clues that now force cells; return a conflicting clue or -1."""
         self.value[cell] = v
+        self.level[cell] = self.depth
+        self.why[cell] = why
+        self.place[cell] = len(self.trail)
         self.trail.append(cell)
         need, free = self.need, self.free
         bad = -1
@@ -89,7 +109,7 @@ class _Search:
         return bad
 
     def propagate(self, queue: list[int]) -> bool:
-        """Force cells until nothing changes; return False on a conflict."""
+        """Force cells until nothing changes; return False (and set self.conflict) on a conflict."""
         value, need, free, clue_cells = self.value, self.need, self.free, self.clue_cells
         while queue:
             k = queue.pop()
@@ -106,12 +126,48 @@ class _Search:
             for cell in clue_cells[k]:
                 if value[cell] == _UNDECIDED:
                     self.forced += 1
-                    bad = self.assign(cell, v, queue)
+                    bad = self.assign(cell, v, k, queue)
                     if bad >= 0:
                         self.conflict = bad
                         queue.clear()
                         return False
         return True
+
+    def guess(self, cell: int, v: int, queue: list[int]) -> bool:
+        """Guess a value at the current depth and propagate; return False on a conflict."""
+        bad = self.assign(cell, v, -1, queue)
+        if bad >= 0:
+            self.conflict = bad
+            queue.clear()
+            return False
+        return self.propagate(queue)
+
+    def culprits(self, k: int) -> set[int]:
+        """Return the guess depths that the conflict at clue k follows from."""
+        value, level, why, place, clue_cells = self.value, self.level, self.why, self.place, self.clue_cells
+        # Too many mines: the mines are to blame; too few open cells: the empty cells are.
+        blamed = 1 if self.need[k] < 0 else 0
+        todo = [c for c in clue_cells[k] if value[c] == blamed]
+        seen = set()
+        depths: set[int] = set()
+        while todo:
+            c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            d = level[c]
+            if d == 0:
+                continue
+            reason = why[c]
+            if reason < 0:
+                depths.add(d)
+                continue
+            # c was forced empty because its clue had all its mines (blame them), or forced a
+            # mine because its clue had no room left (blame the empty cells set before c).
+            blamed_value = 1 - value[c]
+            before = place[c]
+            todo.extend(x for x in clue_cells[reason] if value[x] == blamed_value and place[x] < before)
+        return depths
 
     def undo(self, mark: int) -> None:
         """Undo every assignment made after the trail had length mark."""
@@ -136,37 +192,76 @@ class _Search:
                 queue.append(k)
         return self.propagate(queue)
 
+    def choose(self, pos: int) -> tuple[int, int, int]:
+        """Return (cell to guess, value to try first, new position in the static order); cell -1 when all are set."""
+        value, order, n = self.value, self.order, self.n
+        if not self.full:
+            need, free = self.need, self.free
+            best, best_ways = -1, 1 << 30
+            for k in range(len(free)):
+                f = free[k]
+                if f:
+                    ways = _WAYS[f][need[k]]
+                    if ways < best_ways:
+                        best, best_ways = k, ways
+                        if ways == 2:
+                            break
+            if best >= 0:
+                first = 1 if 2 * need[best] > free[best] else 0
+                for cell in self.clue_cells[best]:
+                    if value[cell] == _UNDECIDED:
+                        return cell, first, pos
+        while pos < n and value[order[pos]] != _UNDECIDED:
+            pos += 1
+        return (order[pos], 0, pos) if pos < n else (-1, 0, n)
+
     def iter_solutions(self, deadline: float | None) -> Iterator[list[int]]:
         """Yield every solution as a list of 0/1 values in row-major order."""
         if not self.start():
             return
-        order, value, n = self.order, self.value, self.n
-        stack: list[tuple[int, int, int]] = []  # (trail mark, position in order, value tried)
-        pos = 0
+        # One entry per guess depth:
+        # [trail mark, cell, value being tried, depths blamed by the first value,
+        #  position in the order, whether this is the second value]
+        stack: list[list] = []
         queue: list[int] = []
+        pos = 0
         while True:
-            while pos < n and value[order[pos]] != _UNDECIDED:
-                pos += 1
-            if pos == n:
-                yield list(value)
+            cell, first, pos = self.choose(pos)
+            if cell < 0:
+                yield list(self.value)
+                blamed = set(range(1, self.depth + 1))  # backtrack chronologically after a solution
                 ok = False
             else:
                 self.nodes += 1
                 if deadline is not None and self.nodes % _CHECK_CLOCK_EVERY == 0 and time.perf_counter() > deadline:
                     raise TimeUp
-                stack.append((len(self.trail), pos, 0))
-                ok = self.assign(order[pos], 0, queue) < 0 and self.propagate(queue)
-                queue.clear()
+                stack.append([len(self.trail), cell, first, None, pos, False])
+                self.depth += 1
+                ok = self.guess(cell, first, queue)
+                if not ok:
+                    blamed = self.culprits(self.conflict)
             while not ok:
                 if not stack:
                     return
-                self.backtracks += 1
-                mark, pos, tried = stack.pop()
-                self.undo(mark)
-                if tried == 0:
-                    stack.append((mark, pos, 1))
-                    ok = self.assign(order[pos], 1, queue) < 0 and self.propagate(queue)
-                    queue.clear()
+                entry = stack[-1]
+                d = self.depth
+                self.undo(entry[0])
+                if not entry[5] and d in blamed:
+                    self.backtracks += 1
+                    blamed.discard(d)
+                    entry[2], entry[3], entry[5] = 1 - entry[2], blamed, True
+                    ok = self.guess(entry[1], entry[2], queue)
+                    if not ok:
+                        blamed = self.culprits(self.conflict)
+                    pos = entry[4]
+                else:
+                    if entry[5]:
+                        blamed.discard(d)
+                        blamed |= entry[3]
+                    else:
+                        self.backjumps += 1
+                    stack.pop()
+                    self.depth -= 1
 
 
 def iter_solutions(problem: Problem, *, time_limit: float | None = None) -> Iterator[np.ndarray]:
@@ -210,5 +305,10 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) 
     else:
         verdict = Verdict.UNDECIDED
         reason = f"time limit of {time_limit:g} s reached after {search.nodes} nodes"
-    stats = {"nodes": search.nodes, "backtracks": search.backtracks, "forced": search.forced}
+    stats = {
+        "nodes": search.nodes,
+        "backtracks": search.backtracks,
+        "backjumps": search.backjumps,
+        "forced": search.forced,
+    }
     return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason)
