@@ -56,3 +56,24 @@ def brute_force(clues: np.ndarray, known: np.ndarray | None = None) -> set[bytes
 def keys(fields) -> set[bytes]:
     """Return the fields as a set of bytes for comparing solution sets."""
     return {np.asarray(f, dtype=bool).tobytes() for f in fields}
+
+
+def load_fillapix() -> dict[str, tuple[np.ndarray, np.ndarray, list[np.ndarray], int]]:
+    """Return {name: (clues, known, [known solutions], number of solutions)} for the bundled puzzles."""
+    import re
+
+    here = ROOT / "tests" / "data"
+    puzzles = {}
+    solutions_text = (here / "solutions_computed_by_us.txt").read_text()
+    for i in (1, 2, 3):
+        lines = [ln for ln in (here / f"fill_a_pix{i}.txt").read_text().splitlines() if ln and not ln.startswith("#")]
+        n = int(lines[0])
+        clues, known = parse_status("\n".join(lines[1 : 1 + n]))
+        block = solutions_text.split(f"puzzle fill_a_pix{i}.txt")[1].split("\n", 1)[1]
+        solution = parse_field("\n".join(block.splitlines()[:n]))
+        puzzles[f"hakank{i}"] = (clues, known, [solution], 1)
+    text = (here / "ist_2014_lisp_examples.txt").read_text()
+    for m in re.finditer(r"puzzle (e\d) (\d+)x(\d+) [^\n]*n_solutions=(\d+)[^\n]*\n(.*?)\nsolution:\n(.*?)(?:\n\n|\Z)", text, re.S):
+        clues, known = parse_status(m.group(5))
+        puzzles[m.group(1)] = (clues, known, [parse_field(m.group(6))], int(m.group(4)))
+    return puzzles

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from conftest import ODD_SHAPES, brute_force, keys
-from recon import Verdict, make_problem, random_field, solve, status
+from recon import Verdict, is_solution, make_problem, random_field, solve, status
 from recon.engines import ENGINES, backtrack
 
 ENGINE_NAMES = sorted(ENGINES)
@@ -158,3 +158,36 @@ def test_full_status_of_every_size_class_is_unique_when_no_side_is_2_mod_3():
         field = rng.random((rows, cols)) < 0.5
         result = solve(status(field), engine="all")
         assert result.verdict is Verdict.UNIQUE and np.array_equal(result.field, field)
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+def test_published_fill_a_pix_puzzles(engine):
+    from conftest import load_fillapix
+
+    puzzles = load_fillapix()
+    assert len(puzzles) == 11
+    for name, (clues, known, solutions, count) in puzzles.items():
+        result = ENGINES[engine](make_problem(clues, known), limit=3, time_limit=60)
+        problem = make_problem(clues, known)
+        assert all(is_solution(s, problem) for s in solutions), name  # the published answer
+        if count == 1:  # proved unique by the data's authors: we must prove it too
+            assert result.verdict is Verdict.UNIQUE and result.count_exact, name
+            assert keys(result.solutions) == keys(solutions), name
+        else:  # the data counted "up to 2": several solutions
+            assert result.verdict is Verdict.MULTIPLE, name
+    assert puzzles["e1"][3] == puzzles["e7"][3] == 2
+
+
+@pytest.mark.parametrize("shape", [(6, 7), (7, 6), (3, 12), (12, 3)])
+def test_backjumping_search_matches_milp_enumeration_on_partial_status(shape):
+    rng = np.random.default_rng(shape[0] * 31 + shape[1])
+    for _ in range(6):
+        field = rng.random(shape) < rng.uniform(0.2, 0.7)
+        known = rng.random(shape) < rng.uniform(0.5, 0.9)
+        problem = make_problem(status(field), known)
+        a = ENGINES["backtrack"](problem, limit=60)
+        b = ENGINES["milp"](problem, limit=60)
+        assert a.count_exact == b.count_exact
+        if a.count_exact:
+            assert keys(a.solutions) == keys(b.solutions)
+            assert field.tobytes() in keys(a.solutions)
