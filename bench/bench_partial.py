@@ -1,0 +1,76 @@
+"""Benchmark: partial status (Fill-a-Pix style), per engine, same run.
+
+    python bench/bench_partial.py
+
+Two sets: the published puzzles bundled in tests/data (hakank, IST e0-e7), and random planted
+fields (P = 50 %) of which a fraction of the clues is kept. Each engine looks for 2 solutions
+(the uniqueness test); the table gives median seconds and the ratio backtrack / milp.
+This is the measurement behind engine="auto" choosing MILP first for partial status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import load_fillapix  # noqa: E402
+
+from recon import make_problem, random_field, status  # noqa: E402
+from recon.engines import ENGINES  # noqa: E402
+
+
+def run(problem, time_limit):
+    out = {}
+    for name in ENGINES:
+        start = time.perf_counter()
+        result = ENGINES[name](problem, limit=2, time_limit=time_limit)
+        out[name] = (time.perf_counter() - start, result.verdict.value)
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 20, 30])
+    parser.add_argument("--fractions", type=float, nargs="+", default=[0.3, 0.5, 0.7, 0.9])
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    args = parser.parse_args(argv)
+
+    print("## Published puzzles (seconds to a proved verdict)\n")
+    print("| puzzle | size | clues | backtrack | milp | backtrack / milp | verdicts |")
+    print("|---|---|---|---|---|---|---|")
+    for name, (clues, known, _, _) in load_fillapix().items():
+        res = run(make_problem(clues, known), args.time_limit)
+        bt, mi = res["backtrack"][0], res["milp"][0]
+        print(f"| {name} | {clues.shape[0]}x{clues.shape[1]} | {int(known.sum())} | {bt:.4f} | {mi:.4f} | "
+              f"{bt / mi:.2f}x | {res['backtrack'][1]} / {res['milp'][1]} |", flush=True)
+
+    print(f"\n## Random planted fields, P = 50 %, median over {args.seeds} seeds, time limit {args.time_limit:g} s\n")
+    print("| size | clues kept | backtrack | milp | backtrack / milp | backtrack undecided |")
+    print("|---|---|---|---|---|---|")
+    for n in args.sizes:
+        for frac in args.fractions:
+            bts, mis, ratios, undecided = [], [], [], 0
+            for seed in range(args.seeds):
+                rng = np.random.default_rng(seed)
+                field = random_field(n, n, 50, rng)
+                known = rng.random(field.shape) < frac
+                res = run(make_problem(status(field), known), args.time_limit)
+                bts.append(res["backtrack"][0])
+                mis.append(res["milp"][0])
+                ratios.append(res["backtrack"][0] / res["milp"][0])
+                undecided += res["backtrack"][1] == "undecided"
+            print(f"| {n}x{n} | {frac:.0%} | {statistics.median(bts):.4f} | {statistics.median(mis):.4f} | "
+                  f"{statistics.median(ratios):.1f}x | {undecided}/{args.seeds} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
