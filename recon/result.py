@@ -39,6 +39,11 @@ class Result:
     reason: str | None = None
     engines: dict[str, "Result"] = field(default_factory=dict)
     solution_count: int = -1  # how many solutions were found; -1 means len(solutions)
+    # Deduction engines (trimming) also say which cells they fixed, how, and how hard it was:
+    decided: np.ndarray | None = None  # bool mask of the cells fixed (None for a contradiction)
+    partial: np.ndarray | None = None  # their values (True = mine), read only where decided
+    trace: list = field(default_factory=list)  # the deductions, in order (recon.engines.trim.Step)
+    grade: str | None = None  # "basic", "advanced" or "search"
 
     def __post_init__(self) -> None:
         if self.solution_count < 0:
@@ -60,6 +65,7 @@ class Result:
             "count_exact": self.count_exact,
             "stats": dict(self.stats),
             **({"reason": self.reason} if self.reason else {}),
+            **({"grade": self.grade} if self.grade else {}),
         }
 
 

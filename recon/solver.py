@@ -1,9 +1,11 @@
 """Run the engines, verify every solution they return, and cross-check their answers.
 
-``solve`` is the one entry point. With ``engine="auto"`` it runs the engine measured fastest for
-the input (backtracking for a full status, MILP for a partial one; see bench/) and, when the input
-is small enough, the other engine as a cross-check. ``engine="all"`` runs every engine. Any two
-exact answers that contradict each other raise EngineDisagreement: never pick one silently.
+``solve`` is the one entry point. With ``engine="auto"`` it runs the complete engine measured
+fastest for the input (backtracking for a full status, MILP for a partial one; see bench/) and,
+when the input is small enough, the other complete engine and trimming as cross-checks.
+``engine="all"`` runs every engine. Any two answers that contradict each other (including a cell
+that trimming fixed to a value some solution does not have) raise EngineDisagreement: never pick
+one silently.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import time
 
 import numpy as np
 
-from .engines import ENGINES, backtrack, milp
+from .engines import ENGINES, backtrack, milp, trim
 from .model import Problem, is_solution, make_problem, violated_clues, cell_name
 from .result import EngineDisagreement, EngineError, Result, Verdict
 
@@ -35,7 +37,7 @@ def plan(problem: Problem, engine: str) -> list[str]:
     if engine != "auto":
         raise ValueError(f"engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
     first, second = (backtrack.NAME, milp.NAME) if problem.is_full else (milp.NAME, backtrack.NAME)
-    return [first, second] if problem.cells <= CROSSCHECK_CELLS else [first]
+    return [first, second, trim.NAME] if problem.cells <= CROSSCHECK_CELLS else [first]
 
 
 def verify(result: Result, problem: Problem) -> None:
@@ -73,6 +75,18 @@ def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
                 f"{result.engine} proved there are exactly {result.solution_count} solution(s), "
                 f"but the engines found {len(union)} different ones"
             )
+    for result in results.values():
+        if result.decided is None or not union:
+            continue
+        for field in union.values():
+            wrong = result.decided & (field != result.partial)
+            if wrong.any():
+                r, c = (int(v) for v in np.argwhere(wrong)[0])
+                problems.append(
+                    f"{result.engine} fixed {cell_name(r, c)} = {int(result.partial[r, c])}, "
+                    f"but a solution found has {int(field[r, c])} there"
+                )
+                break
     decided = {r.verdict for r in results.values() if r.verdict is not Verdict.UNDECIDED}
     if len(decided) > 1:
         problems.append("the verdicts differ")
@@ -90,6 +104,7 @@ def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
     lead = next(iter(results.values()))
     reason = next((r.reason for r in results.values() if r.verdict is verdict and r.reason), lead.reason)
     solutions = list(union.values())
+    explained = next((r for r in results.values() if r.grade is not None), None)
     return Result(
         verdict,
         solutions[:max_solutions],
@@ -100,6 +115,10 @@ def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
         reason,
         dict(results),
         solution_count=len(solutions),
+        decided=explained.decided if explained else None,
+        partial=explained.partial if explained else None,
+        trace=explained.trace if explained else [],
+        grade=explained.grade if explained else None,
     )
 
 

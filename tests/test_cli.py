@@ -49,7 +49,7 @@ def test_solve_json(seed_examples):
     assert data["verdict"] == "multiple" and (data["rows"], data["cols"]) == (5, 5)
     assert data["solution_count"] == 2 and data["count_exact"] is True
     assert keys(parse_field("\n".join(s)) for s in data["solutions"]) == keys(seed_examples["seed-5x5"][1])
-    assert set(data["engines"]) == {"backtrack", "milp"}
+    assert set(data["engines"]) == {"backtrack", "milp", "trim"}
     assert data["engines"]["milp"]["verdict"] == "multiple" and data["engines"]["milp"]["seconds"] >= 0
 
 

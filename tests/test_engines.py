@@ -10,9 +10,9 @@ from hypothesis.extra.numpy import arrays
 
 from conftest import ODD_SHAPES, brute_force, keys
 from recon import Verdict, is_solution, make_problem, random_field, solve, status
-from recon.engines import ENGINES, backtrack
+from recon.engines import COMPLETE, ENGINES, backtrack
 
-ENGINE_NAMES = sorted(ENGINES)
+ENGINE_NAMES = sorted(COMPLETE)
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
@@ -133,7 +133,8 @@ def test_planted_full_status_is_reconstructed_and_engines_agree(spec):
         assert np.array_equal(result.solutions[0], field)
     runs = result.engines
     assert set(runs) == set(ENGINES)
-    exact = [r for r in runs.values() if r.count_exact]
+    assert runs["trim"].verdict in (result.verdict, Verdict.UNDECIDED)
+    exact = [r for name, r in runs.items() if r.count_exact and name in COMPLETE]
     for r in exact:
         assert keys(r.solutions) == keys(exact[0].solutions)
 

@@ -12,12 +12,12 @@ import recon.solver as solving
 
 def test_plan_auto_full_small_runs_both_with_backtrack_first():
     problem = make_problem(np.zeros((4, 5), np.uint8))
-    assert solving.plan(problem, "auto") == ["backtrack", "milp"]
+    assert solving.plan(problem, "auto") == ["backtrack", "milp", "trim"]
 
 
 def test_plan_auto_partial_runs_milp_first():
     problem = make_problem(np.zeros((4, 5), np.uint8), np.eye(4, 5, dtype=bool))
-    assert solving.plan(problem, "auto") == ["milp", "backtrack"]
+    assert solving.plan(problem, "auto") == ["milp", "backtrack", "trim"]
 
 
 def test_plan_auto_large_runs_one_engine(monkeypatch):
@@ -47,8 +47,9 @@ def test_result_of_auto_names_both_engines(seed_examples):
     result = solve(clues)
     assert result.verdict is Verdict.MULTIPLE
     assert result.count_exact and result.solution_count == 2
-    assert set(result.engines) == {"backtrack", "milp"}
-    assert all(r.verdict is Verdict.MULTIPLE for r in result.engines.values())
+    assert set(result.engines) == {"backtrack", "milp", "trim"}
+    assert result.engines["backtrack"].verdict is result.engines["milp"].verdict is Verdict.MULTIPLE
+    assert result.engines["trim"].verdict is Verdict.UNDECIDED and result.grade == "search"
 
 
 def test_max_solutions_truncates_but_keeps_the_count():
@@ -71,7 +72,7 @@ def test_an_engine_that_misses_a_solution_is_caught(monkeypatch, seed_examples):
     monkeypatch.setitem(ENGINES, "milp", _liar(Verdict.UNIQUE, solutions[:1], True))
     with pytest.raises(EngineDisagreement, match="engines disagree") as info:
         solve(clues, engine="all")
-    assert set(info.value.results) == {"backtrack", "milp"}
+    assert set(info.value.results) == {"backtrack", "milp", "trim"}
 
 
 def test_an_engine_that_claims_none_is_caught(monkeypatch, seed_examples):

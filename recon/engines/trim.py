@@ -1,0 +1,536 @@
+"""Linear trimming: sound deductions on the clue equations, recorded as a readable proof.
+
+Every clue is an *equation*: a set of cells not yet fixed and the number of mines among them.
+The rules below fix cells or derive new equations; each is small, sound, and named. They run to a
+fixpoint, weakest first (basic rules until they stall, then the pairwise rules, then elimination),
+so the strongest rule that appears in the trace is the one the puzzle needs: its *grade*.
+
+basic (grade "basic"):
+  substitute   a fixed cell leaves every equation; a mine lowers the count.
+  all-empty    an equation with count 0: every cell of it is empty.
+  all-mines    an equation whose count equals its number of cells: every cell is a mine.
+  contradiction an equation with count < 0 (too many mines) or count > cells (too few left).
+pairwise (grade "advanced"):
+  subset       if A's cells lie inside B's, B minus A is a new equation with count cB - cA.
+  overlap      for overlapping A and B, the mines in the shared part lie between
+               max(0, cA - |A only|, cB - |B only|) and min(|shared|, cA, cB); when that leaves
+               "A only" no room or no choice, its cells are fixed (and likewise for B). This is
+               the pairwise rule of Tatham's Mines and of the IOCCC 2020 endoh1 solver.
+elimination (grade "advanced"):
+  elimination  exact integer Gaussian elimination (fraction-free, never floats) on each connected
+               group of open equations; every derived equation sum(a_i x_i) = b over 0/1 cells is
+               bounded: a cell whose one value would put b out of reach is fixed to the other
+               (so x_a - x_b = 1 fixes x_a = 1, x_b = 0).
+
+Trimming never guesses: when it stalls, the verdict is ``undecided`` with the cells it fixed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from math import gcd
+
+import numpy as np
+
+from ..model import Problem, cell_name, window_cells
+from ..result import Result, Verdict
+
+NAME = "trim"
+
+BASIC, ADVANCED = 1, 2
+GRADES = {BASIC: "basic", ADVANCED: "advanced"}
+RULE_LEVEL = {
+    "all-empty": BASIC,
+    "all-mines": BASIC,
+    "contradiction": BASIC,
+    "subset": ADVANCED,
+    "overlap": ADVANCED,
+    "elimination": ADVANCED,
+}
+#: Elimination runs on connected groups of open cells up to this size.
+ELIMINATION_MAX_CELLS = 3000
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the rule, the cells it fixed (0-based (row, col)) and the equations it used."""
+
+    rule: str
+    cells: tuple[tuple[int, int], ...]
+    values: tuple[int, ...]
+    sources: tuple[str, ...]
+    text: str
+    derived: str | None = None  # the name of an equation this step added, if any
+
+    @property
+    def level(self) -> int:
+        """Return the grade level of the rule: 1 basic, 2 advanced."""
+        return RULE_LEVEL[self.rule]
+
+    def to_json(self) -> dict[str, object]:
+        """Return the step as a JSON-ready record."""
+        return {
+            "rule": self.rule,
+            "grade": GRADES[self.level],
+            "cells": [cell_name(r, c) for r, c in self.cells],
+            "values": list(self.values),
+            "sources": list(self.sources),
+            "derived": self.derived,
+            "text": self.text,
+        }
+
+
+@dataclass
+class Equation:
+    """Open cells (row-major indices) holding `count` mines; `name` is a clue (r2c3) or e<k>."""
+
+    cells: frozenset[int]
+    count: int
+    name: str
+    sources: tuple[str, ...]
+    whole: bool = False  # still the clue's whole window, nothing substituted yet
+
+    @property
+    def label(self) -> str:
+        """Name the equation in a sentence: 'clue r2c3' or 'e4'."""
+        return f"clue {self.name}" if self.name.startswith("r") else self.name
+
+
+class Contradiction(Exception):
+    """The clues cannot all hold; the step says which equation broke."""
+
+    def __init__(self, step: Step):
+        super().__init__(step.text)
+        self.step = step
+
+
+class Trimmer:
+    """The equations of a problem and the cells fixed so far; rules mutate it and log steps."""
+
+    def __init__(self, problem: Problem):
+        rows, cols = problem.shape
+        self.problem = problem
+        self.cols = cols
+        self.value = np.full(rows * cols, -1, dtype=np.int8)  # 0, 1, or -1 while open (private)
+        self.equations: dict[int, Equation] = {}
+        self.by_cell: list[set[int]] = [set() for _ in range(rows * cols)]
+        self.by_cells: dict[frozenset[int], int] = {}
+        self.steps: list[Step] = []
+        self.pending: list[int] = []  # equations added or changed since the basic rules last looked
+        self.next_key = 0
+        self.derived_count = 0
+        self.clue_equations: list[tuple[str, frozenset[int], int]] = []
+        for r, c in np.argwhere(problem.known):
+            r, c = int(r), int(c)
+            cells = frozenset(rr * cols + cc for rr, cc in window_cells(problem.shape, r, c))
+            self.clue_equations.append((cell_name(r, c), cells, int(problem.clues[r, c])))
+
+    def load(self) -> None:
+        """Add one equation per clue (raises Contradiction for a clue its window cannot hold)."""
+        for name, cells, count in self.clue_equations:
+            self.add(Equation(cells, count, name, (), whole=True))
+
+    # -- helpers ---------------------------------------------------------------------------
+    def name(self, cell: int) -> str:
+        """Name a cell r<row>c<col>, 1-based."""
+        return cell_name(*divmod(cell, self.cols))
+
+    def names(self, cells) -> str:
+        """Name cells in row-major order, separated by spaces."""
+        return " ".join(self.name(c) for c in sorted(cells))
+
+    def add(self, eq: Equation) -> int | None:
+        """Add an equation unless one on the same cells exists; return its id or None."""
+        if not eq.cells:
+            if eq.count != 0:
+                self.contradict(eq)
+            return None
+        if eq.cells in self.by_cells:
+            other = self.equations[self.by_cells[eq.cells]]
+            if other.count != eq.count:
+                self.contradict(eq, other)
+            return None
+        if eq.count < 0 or eq.count > len(eq.cells):
+            self.contradict(eq)
+        key = self.next_key
+        self.next_key += 1
+        self.pending.append(key)
+        self.equations[key] = eq
+        self.by_cells[eq.cells] = key
+        for c in eq.cells:
+            self.by_cell[c].add(key)
+        return key
+
+    def remove(self, key: int) -> None:
+        """Drop an equation."""
+        eq = self.equations.pop(key)
+        del self.by_cells[eq.cells]
+        for c in eq.cells:
+            self.by_cell[c].discard(key)
+
+    def contradict(self, eq: Equation, other: Equation | None = None) -> None:
+        """Raise Contradiction for an equation that cannot hold."""
+        if other is not None:
+            text = (
+                f"{eq.name} and {other.name} both speak of {self.names(eq.cells)} "
+                f"but ask for {eq.count} and {other.count} mines"
+            )
+            sources = (eq.name, other.name)
+        elif eq.count < 0:
+            text = f"{eq.name} is exceeded: its cells already hold {-eq.count} mine(s) too many"
+            sources = (eq.name,)
+        else:
+            text = (
+                f"{eq.name} cannot be met: it needs {eq.count} more mine(s) "
+                f"but only {len(eq.cells)} cell(s) are open: {self.names(eq.cells)}"
+            )
+            sources = (eq.name,)
+        raise Contradiction(Step("contradiction", (), (), sources, text))
+
+    def fix(self, cells, v: int) -> None:
+        """Fix cells to v and substitute them into every equation (rule: substitute)."""
+        for cell in cells:
+            if self.value[cell] >= 0:
+                if self.value[cell] != v:
+                    raise Contradiction(
+                        Step("contradiction", (), (), (), f"{self.name(cell)} would have to be both empty and a mine")
+                    )
+                continue
+            self.value[cell] = v
+            for key in list(self.by_cell[cell]):
+                eq = self.equations[key]
+                self.remove(key)
+                self.add(Equation(eq.cells - {cell}, eq.count - v, eq.name, eq.sources))
+
+    def log(self, rule: str, cells, v, sources, text: str, derived: str | None = None) -> None:
+        """Record a step that fixed cells (to v, or to the values given per cell)."""
+        cells = sorted(cells)
+        values = tuple(v) if isinstance(v, (list, tuple)) else (v,) * len(cells)
+        rc = tuple(divmod(c, self.cols) for c in cells)
+        self.steps.append(Step(rule, rc, values, tuple(sources), text, derived))
+
+    @property
+    def is_done(self) -> bool:
+        """Is every cell fixed?"""
+        return bool((self.value >= 0).all())
+
+    # -- rules -----------------------------------------------------------------------------
+    def rule_basic(self) -> bool:
+        """Apply all-empty and all-mines to every changed equation until nothing changes."""
+        progress = False
+        while self.pending:
+            eq = self.equations.get(self.pending.pop())
+            if eq is None:
+                continue
+            if eq.count == 0:
+                cells = sorted(eq.cells)
+                if eq.whole:
+                    text = f"{eq.label} = 0: its window {self.names(cells)} holds no mine -> {_all(len(cells), 0)}"
+                else:
+                    text = f"{eq.label} has no mine left for {self.names(cells)} -> {_all(len(cells), 0)}"
+                self.log("all-empty", cells, 0, (eq.name,), text)
+                self.fix(cells, 0)
+                progress = True
+            elif eq.count == len(eq.cells):
+                cells = sorted(eq.cells)
+                if eq.whole:
+                    text = f"{eq.label} = {eq.count}: its window {self.names(cells)} is full -> {_all(len(cells), 1)}"
+                else:
+                    text = (
+                        f"{eq.label} still needs {eq.count} mine(s) and has just {len(cells)} open "
+                        f"cell(s) {self.names(cells)} -> {_all(len(cells), 1)}"
+                    )
+                self.log("all-mines", cells, 1, (eq.name,), text)
+                self.fix(cells, 1)
+                progress = True
+        return progress
+
+    def rule_pairwise(self) -> bool:
+        """Apply subset and overlap to every pair of overlapping equations, the basic rules after each fix."""
+        progress = False
+        for key in sorted(self.equations):
+            if key not in self.equations:
+                continue
+            partners = set().union(*(self.by_cell[c] for c in self.equations[key].cells)) - {key}
+            for other in sorted(partners):
+                a, b = self.equations.get(key), self.equations.get(other)
+                if a is None:
+                    break
+                if b is None:
+                    continue
+                if a.cells < b.cells:
+                    rest = b.cells - a.cells
+                    if rest in self.by_cells:
+                        continue
+                    self.derived_count += 1
+                    name = f"e{self.derived_count}"
+                    self.steps.append(
+                        Step(
+                            "subset",
+                            (),
+                            (),
+                            (a.name, b.name),
+                            f"the open cells of {a.label} lie inside those of {b.label}, so the rest, "
+                            f"{self.names(rest)}, hold {b.count} - {a.count} = {b.count - a.count} mine(s) "
+                            f"(call this {name})",
+                            name,
+                        )
+                    )
+                    self.add(Equation(rest, b.count - a.count, name, (a.name, b.name)))
+                    progress |= self.rule_basic()
+                elif key < other and not b.cells < a.cells and self.overlap(a, b):
+                    progress = True
+                    self.rule_basic()
+        return progress
+
+    def overlap(self, a: Equation, b: Equation) -> bool:
+        """Bound the shared mines of two equations and fix private cells that have no choice left."""
+        shared = a.cells & b.cells
+        only_a, only_b = a.cells - shared, b.cells - shared
+        if not only_a or not only_b:
+            return False
+        low = max(0, a.count - len(only_a), b.count - len(only_b))
+        high = min(len(shared), a.count, b.count)
+        if low > high:
+            self.contradict_pair(a, b, low, high)
+        for eq, only, other in ((a, only_a, b), (b, only_b, a)):
+            most, least = eq.count - low, eq.count - high  # mines left for the private part
+            if most == 0 or least == len(only):
+                v = 0 if most == 0 else 1
+                what = "no mine" if v == 0 else f"all {len(only)} mine(s)"
+                text = (
+                    f"{a.label} and {b.label} share {self.names(shared)}, which hold "
+                    + (f"{low} to {high}" if high != low else f"{low}")
+                    + f" mine(s); so {self.names(only)}, seen only by {eq.label}, hold {what}"
+                    + f" -> {_all(len(only), v)}"
+                )
+                self.log("overlap", only, v, (a.name, b.name), text)
+                self.fix(only, v)
+                return True
+        return False
+
+    def contradict_pair(self, a: Equation, b: Equation, low: int, high: int) -> None:
+        """Raise Contradiction for two equations whose shared part cannot be filled."""
+        text = f"{a.name} and {b.name} would need between {low} and {high} mines in their shared cells"
+        raise Contradiction(Step("contradiction", (), (), (a.name, b.name), text))
+
+    def rule_elimination(self) -> bool:
+        """Eliminate exactly within each connected group of open equations and bound every row."""
+        for group in self.groups():
+            if len(group["cells"]) > ELIMINATION_MAX_CELLS:
+                continue
+            rows = []
+            for key in group["equations"]:
+                eq = self.equations[key]
+                rows.append(({c: 1 for c in eq.cells}, eq.count, {eq.name}))
+            reduced = _eliminate(rows)
+            found: dict[int, int] = {}
+            for coefs, rhs, sources in reduced:
+                fixed = _bound(coefs, rhs)
+                if fixed is None:
+                    text = f"combining {_list(sources)} gives {self.show(coefs, rhs)}, which 0/1 cells cannot meet"
+                    raise Contradiction(Step("contradiction", (), (), tuple(sorted(sources, key=_name_key)), text))
+                fixed = {c: v for c, v in fixed.items() if c not in found}
+                if not fixed:
+                    continue
+                cells = sorted(fixed)
+                shown = ", ".join(f"{self.name(c)} = {fixed[c]}" for c in cells)
+                text = f"combining {_list(sources)} gives {self.show(coefs, rhs)}; with 0/1 cells: {shown}"
+                self.log("elimination", cells, [fixed[c] for c in cells], sorted(sources, key=_name_key), text)
+                found.update(fixed)
+            if found:
+                for c, v in found.items():
+                    self.fix([c], v)
+                return True
+        return False
+
+    def groups(self) -> list[dict[str, set[int]]]:
+        """Return the connected groups of open equations (sharing cells)."""
+        seen: set[int] = set()
+        out = []
+        for start in sorted(self.equations):
+            if start in seen:
+                continue
+            todo, eqs, cells = [start], set(), set()
+            seen.add(start)
+            while todo:
+                key = todo.pop()
+                eqs.add(key)
+                for c in self.equations[key].cells:
+                    if c in cells:
+                        continue
+                    cells.add(c)
+                    for other in self.by_cell[c]:
+                        if other not in seen:
+                            seen.add(other)
+                            todo.append(other)
+            out.append({"equations": eqs, "cells": cells})
+        return out
+
+    def show(self, coefs: dict[int, int], rhs: int) -> str:
+        """Write a linear equation over cells, e.g. 'r2c2 - r3c5 = 1'."""
+        terms = []
+        for c in sorted(coefs):
+            a = coefs[c]
+            sign = "-" if a < 0 else "+"
+            mag = "" if abs(a) == 1 else f"{abs(a)} "
+            terms.append(f"{sign} {mag}{self.name(c)}")
+        text = " ".join(terms).removeprefix("+ ")
+        if text.startswith("- "):
+            text = "-" + text[2:]
+        return f"{text} = {rhs}"
+
+    # -- driver ----------------------------------------------------------------------------
+    def run(self, deadline: float | None = None, max_level: int = ADVANCED) -> None:
+        """Apply the rules, weakest first, until every cell is fixed or nothing applies."""
+        self.rule_basic()
+        while not self.is_done:
+            if deadline is not None and time.perf_counter() > deadline:
+                raise TimeoutError
+            if max_level < ADVANCED:
+                return
+            if self.rule_pairwise():
+                continue
+            if self.rule_elimination():
+                self.rule_basic()
+                continue
+            return
+
+
+def _all(n: int, v: int) -> str:
+    """Say that n cells are all empty (v = 0) or all mines (v = 1)."""
+    if n == 1:
+        return "empty" if v == 0 else "a mine"
+    what = "empty" if v == 0 else "mines"
+    return {2: f"both {what}", 3: f"all three {what}", 4: f"all four {what}"}.get(n, f"all {n} {what}")
+
+
+def _list(names, most: int = 8) -> str:
+    names = sorted(names, key=_name_key)
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def _name_key(name: str):
+    if name.startswith("r"):
+        r, c = name[1:].split("c")
+        return (0, int(r), int(c))
+    return (1, int(name[1:]), 0)
+
+
+def _eliminate(rows):
+    """Return the rows reduced by exact fraction-free Gaussian elimination (integers only)."""
+    rows = [(dict(coefs), rhs, set(src)) for coefs, rhs, src in rows]
+    reduced = []
+    pivots: dict[int, int] = {}  # cell -> index in reduced
+    for coefs, rhs, src in rows:
+        # reduce the new row by every existing pivot it contains
+        for cell in [c for c in coefs if c in pivots]:
+            if cell not in coefs:
+                continue
+            coefs, rhs, src = _combine(coefs, rhs, src, reduced[pivots[cell]], cell)
+        if not coefs:
+            if rhs != 0:
+                reduced.append((coefs, rhs, src))
+            continue
+        pivot = min(coefs)
+        # eliminate the new pivot from the earlier rows (full reduction keeps rows short here)
+        for i, (c2, r2, s2) in enumerate(reduced):
+            if pivot in c2:
+                reduced[i] = _combine(c2, r2, s2, (coefs, rhs, src), pivot)
+        pivots[pivot] = len(reduced)
+        reduced.append((coefs, rhs, src))
+    return reduced
+
+
+def _combine(coefs, rhs, src, pivot_row, cell):
+    """Eliminate cell from (coefs, rhs) using pivot_row, keeping integer coefficients."""
+    pc, pr, ps = pivot_row
+    a, p = coefs[cell], pc[cell]
+    out = {c: v * p for c, v in coefs.items()}
+    for c, v in pc.items():
+        out[c] = out.get(c, 0) - a * v
+        if out[c] == 0:
+            del out[c]
+    new_rhs = rhs * p - a * pr
+    g = 0
+    for v in out.values():
+        g = gcd(g, v)
+    g = gcd(g, new_rhs) if g else abs(new_rhs) or 1
+    if g > 1:
+        out = {c: v // g for c, v in out.items()}
+        new_rhs //= g
+    if out and min(out.items())[1] < 0:
+        out = {c: -v for c, v in out.items()}
+        new_rhs = -new_rhs
+    return out, new_rhs, src | ps
+
+
+def _bound(coefs: dict[int, int], rhs: int) -> dict[int, int] | None:
+    """Return the cells a 0/1 equation fixes ({} if none), or None if it cannot hold."""
+    low = sum(v for v in coefs.values() if v < 0)
+    high = sum(v for v in coefs.values() if v > 0)
+    if not low <= rhs <= high:
+        return None
+    fixed = {}
+    for c, a in coefs.items():
+        rest_low, rest_high = low - min(0, a), high - max(0, a)
+        can0 = rest_low <= rhs <= rest_high
+        can1 = rest_low <= rhs - a <= rest_high
+        if not can0 and not can1:
+            return None
+        if can0 != can1:
+            fixed[c] = 1 if can1 else 0
+    return fixed
+
+
+def trim(problem: Problem, *, time_limit: float | None = None, max_level: int = ADVANCED) -> Trimmer:
+    """Run the trimming rules on a problem and return the trimmer with its steps."""
+    trimmer = Trimmer(problem)
+    trimmer.load()
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    trimmer.run(deadline, max_level)
+    return trimmer
+
+
+def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
+    """Trim the problem; unique when every cell is fixed, none on a contradiction, else undecided."""
+    start = time.perf_counter()
+    trimmer = Trimmer(problem)
+    reason = None
+    verdict = Verdict.UNDECIDED
+    solutions: list[np.ndarray] = []
+    try:
+        trimmer.load()
+        trimmer.run(None if time_limit is None else start + time_limit)
+        if trimmer.is_done:
+            verdict = Verdict.UNIQUE
+            solutions = [trimmer.value.reshape(problem.shape) == 1]
+        else:
+            open_cells = int((trimmer.value < 0).sum())
+            reason = f"trimming stalls with {open_cells} of {problem.cells} cells open; a search must decide them"
+    except Contradiction as stop:
+        trimmer.steps.append(stop.step)
+        verdict = Verdict.NONE
+        reason = stop.step.text
+    except TimeoutError:
+        reason = f"time limit of {time_limit:g} s reached"
+    level = max((step.level for step in trimmer.steps), default=BASIC)
+    counts: dict[str, int] = {}
+    for step in trimmer.steps:
+        counts[step.rule] = counts.get(step.rule, 0) + 1
+    decided = verdict is not Verdict.NONE
+    return Result(
+        verdict,
+        solutions,
+        verdict in (Verdict.UNIQUE, Verdict.NONE),
+        NAME,
+        time.perf_counter() - start,
+        {"steps": len(trimmer.steps), **{f"rule:{k}": v for k, v in sorted(counts.items())}},
+        reason,
+        decided=(trimmer.value >= 0).reshape(problem.shape) if decided else None,
+        partial=(trimmer.value == 1).reshape(problem.shape) if decided else None,
+        trace=list(trimmer.steps),
+        grade=GRADES[level] if verdict in (Verdict.UNIQUE, Verdict.NONE) else "search",
+    )
