@@ -294,7 +294,8 @@ class Trimmer:
         high = min(len(shared), a.count, b.count)
         if low > high:
             self.contradict_pair(a, b, low, high)
-        for eq, only, other in ((a, only_a, b), (b, only_b, a)):
+        fixes = []
+        for eq, only in ((a, only_a), (b, only_b)):
             most, least = eq.count - low, eq.count - high  # mines left for the private part
             if most == 0 or least == len(only):
                 v = 0 if most == 0 else 1
@@ -305,10 +306,12 @@ class Trimmer:
                     + f" mine(s); so {self.names(only)}, seen only by {eq.label}, hold {what}"
                     + f" -> {_all(len(only), v)}"
                 )
-                self.log("overlap", only, v, (a.name, b.name), text)
-                self.fix(only, v)
-                return True
-        return False
+                fixes.append((only, v, text))
+        for only, v, text in fixes:  # both follow from the same bounds: log both, then fix
+            self.log("overlap", only, v, (a.name, b.name), text)
+        for only, v, _ in fixes:
+            self.fix(only, v)
+        return bool(fixes)
 
     def contradict_pair(self, a: Equation, b: Equation, low: int, high: int) -> None:
         """Raise Contradiction for two equations whose shared part cannot be filled."""

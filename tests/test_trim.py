@@ -1,0 +1,271 @@
+"""Trimming: each rule on tiny systems (fires, stays quiet, detects a contradiction), soundness
+against the complete engines, and the seed examples solved by deduction alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import keys, load_fillapix
+from recon import Verdict, make_problem, random_field, solve, status
+from recon.engines import ENGINES, trim
+from recon.engines.trim import Contradiction, Equation, Trimmer, _bound, _eliminate
+
+
+def trimmer_with(shape, equations):
+    """A Trimmer on an empty grid of this shape holding exactly the given (cells, count) equations."""
+    t = Trimmer(make_problem(np.zeros(shape, np.uint8), np.zeros(shape, bool)))
+    for i, (cells, count) in enumerate(equations):
+        t.add(Equation(frozenset(cells), count, f"r1c{i + 1}", ()))
+    return t
+
+
+# -- basic rules --------------------------------------------------------------------------
+
+
+def test_all_empty_fires_on_count_zero():
+    t = trimmer_with((1, 4), [({0, 1, 2}, 0)])
+    assert t.rule_basic()
+    assert t.value.tolist() == [0, 0, 0, -1]
+    assert [s.rule for s in t.steps] == ["all-empty"]
+
+
+def test_all_mines_fires_when_count_equals_cells():
+    t = trimmer_with((1, 4), [({1, 2}, 2)])
+    assert t.rule_basic()
+    assert t.value.tolist() == [-1, 1, 1, -1]
+
+
+def test_basic_rules_stay_quiet_when_a_count_leaves_a_choice():
+    t = trimmer_with((1, 4), [({0, 1, 2}, 1), ({2, 3}, 1)])
+    assert not t.rule_basic()
+    assert (t.value == -1).all() and not t.steps
+
+
+def test_substitution_lowers_counts_and_cascades():
+    t = trimmer_with((1, 4), [({0}, 1), ({0, 1}, 1), ({1, 2, 3}, 2)])
+    t.rule_basic()
+    assert t.value.tolist() == [1, 0, 1, 1]
+
+
+@pytest.mark.parametrize("equations, words", [([({0, 1}, 3)], "cannot be met"), ([({0, 1}, 0), ({0}, 1)], "exceeded")])
+def test_basic_contradictions(equations, words):
+    with pytest.raises(Contradiction, match=words):
+        t = trimmer_with((1, 3), equations)
+        t.rule_basic()
+
+
+def test_two_equations_on_the_same_cells_with_different_counts_contradict():
+    with pytest.raises(Contradiction, match="ask for 2 and 1 mines"):
+        trimmer_with((1, 3), [({0, 1}, 1), ({0, 1}, 2)])
+
+
+# -- pairwise rules -----------------------------------------------------------------------
+
+
+def test_subset_derives_the_difference():
+    t = trimmer_with((1, 5), [({0, 1}, 1), ({0, 1, 2, 3}, 3)])
+    assert t.rule_pairwise()
+    assert t.value.tolist() == [-1, -1, 1, 1, -1]
+    assert t.steps[0].rule == "subset" and t.steps[0].derived == "e1"
+
+
+def test_subset_does_not_fire_on_disjoint_equations():
+    t = trimmer_with((1, 5), [({0, 1}, 1), ({3, 4}, 1)])
+    assert not t.rule_pairwise() and not t.steps
+
+
+def test_overlap_tatham_rule():
+    # A = {0,1,2} has 1 mine, B = {1,2,3,4} has 3: B has 2 more and its private part {3,4} has 2
+    # cells -> {3,4} mines, and A's private {0} empty.
+    t = trimmer_with((1, 5), [({0, 1, 2}, 1), ({1, 2, 3, 4}, 3)])
+    assert t.rule_pairwise()
+    assert t.value.tolist() == [0, -1, -1, 1, 1]
+    assert {s.rule for s in t.steps} <= {"overlap", "all-empty", "all-mines"}
+
+
+def test_overlap_stays_quiet_when_the_shared_part_leaves_a_choice():
+    t = trimmer_with((1, 5), [({0, 1, 2}, 1), ({1, 2, 3, 4}, 2)])
+    assert not t.rule_pairwise()
+    assert (t.value == -1).all()
+
+
+def test_overlap_contradiction():
+    # shared {1} must hold at least 2 - 1 = 1 (A) ... and B = {1, 2} with 0 mines: at most 0.
+    with pytest.raises(Contradiction):
+        t = trimmer_with((1, 3), [({0, 1}, 2), ({1, 2}, 0)])
+        t.rule_basic()
+        t.rule_pairwise()
+
+
+# -- elimination --------------------------------------------------------------------------
+
+
+def test_bound_on_a_difference():
+    assert _bound({3: 1, 7: -1}, 1) == {3: 1, 7: 0}
+    assert _bound({3: 1, 7: -1}, 0) == {}
+    assert _bound({3: 1, 7: -1}, 2) is None
+
+
+def test_bound_fixes_positive_cells_when_their_sum_is_the_right_side():
+    assert _bound({1: 1, 2: 1, 5: -1}, 2) == {1: 1, 2: 1, 5: 0}
+    assert _bound({1: 2, 2: 1}, 3) == {1: 1, 2: 1}
+    assert _bound({1: 2, 2: 1}, 1) == {1: 0}  # bounds are intervals: x2 = 1 then follows by substitution
+    assert _bound({1: -2, 2: 1}, 1) == {1: 0, 2: 1}
+
+
+def test_eliminate_is_exact_integer_arithmetic():
+    rows = [({0: 1, 1: 1}, 1, {"a"}), ({1: 1, 2: 1}, 1, {"b"}), ({0: 1, 2: 1}, 2, {"c"})]
+    reduced = _eliminate(rows)
+    assert all(isinstance(v, int) for coefs, rhs, _ in reduced for v in [*coefs.values(), rhs])
+    solved = {next(iter(c)): rhs // c[next(iter(c))] for c, rhs, _ in reduced if len(c) == 1}
+    assert solved == {0: 1, 1: 0, 2: 1}
+
+
+def test_elimination_fires_where_pairwise_rules_stall():
+    # x0 + x1 + x2 = 2, x2 + x3 = 1, x0 + x3 = 1: no basic or pairwise rule applies; combined,
+    # x1 - 2 x3 = 0, so x3 = 0 (x3 = 1 would need x1 = 2), and then the rest follows.
+    t = trimmer_with((1, 4), [({0, 1, 2}, 2), ({2, 3}, 1), ({0, 3}, 1)])
+    assert not t.rule_basic() and not t.rule_pairwise()
+    assert t.rule_elimination()
+    assert t.steps[0].rule == "elimination" and "r1c4 = 0" in t.steps[0].text
+    t.rule_basic()
+    assert t.value.tolist() == [1, 0, 1, 0]
+
+
+def test_elimination_contradiction_is_reported():
+    with pytest.raises(Contradiction, match="cannot meet"):
+        t = trimmer_with((1, 3), [({0, 1}, 1), ({1, 2}, 1), ({0, 2}, 1)])
+        t.rule_elimination()
+
+
+@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (4, 6), (6, 4), (3, 10), (7, 7), (9, 4)])
+def test_elimination_alone_fixes_every_cell_when_no_side_is_2_mod_3(shape):
+    assert shape[0] % 3 != 2 and shape[1] % 3 != 2
+    rng = np.random.default_rng(sum(shape))
+    field = rng.random(shape) < 0.5
+    t = Trimmer(make_problem(status(field)))
+    t.load()
+    while t.rule_elimination():  # no basic or pairwise rule in between
+        pass
+    assert t.is_done
+    assert np.array_equal(t.value.reshape(shape) == 1, field)
+
+
+# -- the engine ---------------------------------------------------------------------------
+
+
+def test_seed_examples_by_trimming_alone(seed_examples):
+    for name in ("seed-3x3", "seed-7x7"):
+        clues, solutions = seed_examples[name]
+        result = trim.solve(make_problem(clues))
+        assert result.verdict is Verdict.UNIQUE, name
+        assert np.array_equal(result.solutions[0], solutions[0])
+    clues, solutions = seed_examples["seed-5x5"]
+    result = trim.solve(make_problem(clues))
+    assert result.verdict is Verdict.UNDECIDED and result.grade == "search"
+    open_cells = ~result.decided
+    assert np.array_equal(open_cells, solutions[0] != solutions[1])
+
+
+def test_seed_3x3_trace_starts_with_the_empty_corner(seed_examples):
+    result = trim.solve(make_problem(seed_examples["seed-3x3"][0]))
+    first = result.trace[0]
+    assert first.rule == "all-empty" and first.sources == ("r1c1",)
+    assert first.text == "clue r1c1 = 0: its window r1c1 r1c2 r2c1 r2c2 holds no mine -> all four empty"
+    assert first.to_json()["cells"] == ["r1c1", "r1c2", "r2c1", "r2c2"]
+
+
+def test_grades():
+    easy = trim.solve(make_problem(status(np.zeros((3, 5), bool))))
+    assert easy.verdict is Verdict.UNIQUE and easy.grade == "basic"
+    assert {s.rule for s in easy.trace} == {"all-empty"}
+
+
+def test_contradiction_gives_none_with_the_clue():
+    result = trim.solve(make_problem(np.array([[0, 0, 3], [0, 0, 0]])))
+    assert result.verdict is Verdict.NONE and result.count_exact
+    assert "r1c3" in result.reason or "r2c3" in result.reason or "r1c2" in result.reason
+
+
+def test_impossible_clue_is_a_contradiction_not_a_crash():
+    result = trim.solve(make_problem(np.array([[5, 0], [0, 0]])))
+    assert result.verdict is Verdict.NONE and "r1c1" in result.reason
+
+
+def test_published_puzzles_grades():
+    puzzles = load_fillapix()
+    grades = {name: trim.solve(make_problem(c, k)).grade for name, (c, k, _, _) in puzzles.items()}
+    assert grades["e1"] == grades["e7"] == "search"  # two solutions: no deduction can finish
+    for name, (clues, known, solutions, count) in puzzles.items():
+        result = trim.solve(make_problem(clues, known))
+        if result.verdict is Verdict.UNIQUE:
+            assert np.array_equal(result.solutions[0], solutions[0]), name
+
+
+def _agree_with_complete_engines(clues, known=None):
+    problem = make_problem(clues, known)
+    trimmed = trim.solve(problem)
+    complete = ENGINES["backtrack"](problem, limit=50)
+    assert complete.count_exact or trimmed.verdict is not Verdict.UNIQUE
+    if trimmed.verdict is Verdict.NONE:
+        assert complete.verdict is Verdict.NONE
+        return
+    if complete.verdict is Verdict.NONE:
+        assert trimmed.verdict is Verdict.NONE, "trimming missed a contradiction it could not miss at the end"
+    for field in complete.solutions:
+        assert not (trimmed.decided & (field != trimmed.partial)).any()
+    if trimmed.verdict is Verdict.UNIQUE:
+        assert complete.verdict is Verdict.UNIQUE
+        assert keys(trimmed.solutions) == keys(complete.solutions)
+
+
+spec = st.tuples(st.integers(1, 8), st.integers(1, 8), st.integers(0, 100), st.integers(0, 2**32 - 1))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec)
+def test_trimming_never_contradicts_complete_search_on_full_status(s):
+    rows, cols, p, seed = s
+    _agree_with_complete_engines(status(random_field(rows, cols, p, seed)))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec, st.integers(20, 100))
+def test_trimming_never_contradicts_complete_search_on_partial_status(s, percent):
+    rows, cols, p, seed = s
+    rng = np.random.default_rng(seed)
+    field = random_field(min(rows, 6), min(cols, 6), p, rng)
+    known = rng.random(field.shape) < percent / 100
+    _agree_with_complete_engines(status(field), known)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec, st.integers(0, 3))
+def test_trimming_on_corrupted_status_matches_none(s, bumps):
+    rows, cols, p, seed = s
+    rng = np.random.default_rng(seed)
+    clues = status(random_field(rows, cols, p, rng)).astype(int)
+    for _ in range(bumps):
+        r, c = rng.integers(rows), rng.integers(cols)
+        clues[r, c] = max(0, clues[r, c] - 1)
+    _agree_with_complete_engines(clues)
+
+
+def test_cross_check_catches_a_wrong_deduction(monkeypatch, seed_examples):
+    from recon import EngineDisagreement, Result
+
+    clues, solutions = seed_examples["seed-7x7"]
+    lie = solutions[0].copy()
+    decided = np.zeros(lie.shape, bool)
+    decided[0, 0] = True
+    lie[0, 0] = ~lie[0, 0]
+
+    def liar(problem, *, limit, time_limit):
+        return Result(Verdict.UNDECIDED, [], False, "trim", decided=decided, partial=lie, grade="search")
+
+    monkeypatch.setitem(ENGINES, "trim", liar)
+    with pytest.raises(EngineDisagreement, match="trim fixed r1c1"):
+        solve(clues, engine="all")
