@@ -17,9 +17,9 @@ import numpy as np
 from . import __version__
 from .formats import FormatError, format_field, format_fields, format_status, parse_status
 from .generate import random_field
-from .model import Problem, cell_name, is_solution, make_problem, status
+from .model import Problem, cell_name, is_solution, make_problem, status, window_cells
 from .result import EngineDisagreement, EngineError, Result, Verdict
-from .solver import ENGINE_CHOICES, solve
+from .solver import ENGINE_CHOICES, plan, solve
 
 EXIT_UNIQUE = 0
 EXIT_NONE = 1
@@ -125,6 +125,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     p.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
     p.add_argument("-q", "--quiet", action="store_true", help="no report on stderr")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="also run trimming and print its deductions (on stderr; in the JSON object with --json)",
+    )
+
+    e = commands.add_parser(
+        "explain",
+        help="print the equations and the deductions that solve a status file",
+        description="Write one equation per clue, then one line per deduction of the trimming rules "
+        "(rule, equations used, cells fixed), the difficulty grade, and what a search decided where "
+        "trimming stops short.",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    e.add_argument("file", metavar="FILE", help="status file, or - for standard input")
+    e.add_argument("--json", action="store_true", help="print the trace as one JSON object")
+    e.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    e.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to show (default: 2)")
+    e.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
 
     g = commands.add_parser(
         "generate",
@@ -217,6 +237,8 @@ def report(result: Result) -> str:
     shown = len(result.solutions)
     if result.verdict is Verdict.UNIQUE:
         head = "unique: exactly one solution"
+        if result.grade:
+            head += f"; grade {result.grade}"
     elif result.verdict is Verdict.MULTIPLE:
         head = _count_phrase(result)
         if not result.count_exact:
@@ -252,6 +274,7 @@ def result_json(result: Result, problem: Problem) -> dict[str, object]:
         "count_exact": result.count_exact,
         "reason": result.reason,
         "engines": {name: r.summary() for name, r in (result.engines or {result.engine: result}).items()},
+        "grade": result.grade,
         "seconds": round(result.seconds, 6),
         "recon": __version__,
     }
@@ -270,13 +293,9 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     data, name = read_input(args.file)
     clues, known = parse_status(data, name)
     problem = make_problem(clues, known)
-    try:
-        result = solve(problem, engine=args.engine, max_solutions=args.max_solutions, time_limit=args.time_limit)
-    except EngineDisagreement as err:
-        stderr.write(f"recon: internal error: {err}\nThis is a bug; please report it with the input file.\n")
-        for engine, r in err.results.items():
-            stderr.write(f"--- {engine}: {r.verdict}, {_count_phrase(r)}\n")
-            stderr.write(format_fields(r.solutions))
+    result = _solve_for_cli(problem, "solve", args, stderr)
+    if result is None:
+        err = args.disagreement
         if args.json:
             payload = {
                 "verdict": "error",
@@ -290,12 +309,99 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return EXIT_INTERNAL
     fields = _checked(result.solutions, problem)
     if args.json:
-        emit(json.dumps(result_json(result, problem), indent=1) + "\n", args.out, stdout)
+        payload = result_json(result, problem)
+        if args.explain:
+            payload["steps"] = [step.to_json() for step in result.trace]
+        emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
     else:
         emit(format_fields(fields), args.out, stdout)
     if not args.quiet:
         stderr.write(report(result))
+    if args.explain and not args.json:
+        stderr.write(explanation(result, problem))
     return EXIT_CODES[result.verdict]
+
+
+# ----------------------------------------------------------------------------- explain
+
+
+def equations_text(problem: Problem) -> list[str]:
+    """Write one equation per clue: 'r1c1: r1c1 + r1c2 + r2c1 + r2c2 = 0'."""
+    lines = []
+    for r, c in np.argwhere(problem.known):
+        r, c = int(r), int(c)
+        cells = " + ".join(cell_name(rr, cc) for rr, cc in window_cells(problem.shape, r, c))
+        lines.append(f"{cell_name(r, c)}: {cells} = {int(problem.clues[r, c])}")
+    return lines
+
+
+def explanation(result: Result, problem: Problem) -> str:
+    """Write the trimming proof of a result: equations, deductions, what is left, the verdict."""
+    out = ["Equations (one per clue: the mines in its 3x3 window, the cell included):"]
+    out += [f"  {line}" for line in equations_text(problem)]
+    out.append("Deductions:")
+    width = len(str(len(result.trace)))
+    out += [f"  {i:>{width}}. [{step.rule}] {step.text}" for i, step in enumerate(result.trace, start=1)]
+    if not result.trace:
+        out.append("  (none)")
+    trimmed = result.engines.get("trim")
+    if trimmed is not None and trimmed.verdict is Verdict.UNIQUE:
+        out.append(f"Trimming fixed all {problem.cells} cells: the field is unique (grade {result.grade}).")
+    elif trimmed is not None and trimmed.verdict is Verdict.NONE:
+        out.append(f"Trimming reached a contradiction: no field has these counts (grade {result.grade}).")
+    elif result.decided is not None:
+        open_cells = np.argwhere(~result.decided)
+        names = " ".join(cell_name(int(r), int(c)) for r, c in open_cells[:40])
+        more = f" and {len(open_cells) - 40} more" if len(open_cells) > 40 else ""
+        out.append(f"Trimming stops short with {len(open_cells)} open cell(s): {names}{more}.")
+        searched = [name for name in result.engines if name != "trim"]
+        out.append(f"A complete search ({', '.join(searched)}) then decided: {result.verdict} (grade search).")
+    return "\n".join(out) + "\n"
+
+
+def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Explain how a status file is solved."""
+    data, name = read_input(args.file)
+    clues, known = parse_status(data, name)
+    problem = make_problem(clues, known)
+    result = _solve_for_cli(problem, "explain", args, stderr)
+    if result is None:
+        return EXIT_INTERNAL
+    fields = _checked(result.solutions, problem)
+    if args.json:
+        payload = result_json(result, problem)
+        payload["equations"] = [
+            {"name": cell_name(int(r), int(c)), "cells": [cell_name(rr, cc) for rr, cc in window_cells(problem.shape, int(r), int(c))], "count": int(problem.clues[r, c])}
+            for r, c in np.argwhere(problem.known)
+        ]
+        payload["steps"] = [step.to_json() for step in result.trace]
+        payload["open_cells"] = (
+            [cell_name(int(r), int(c)) for r, c in np.argwhere(~result.decided)] if result.decided is not None else []
+        )
+        emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
+    else:
+        text = explanation(result, problem)
+        if fields:
+            text += "\n" + format_fields(fields)
+        emit(text, args.out, stdout)
+    return EXIT_CODES[result.verdict]
+
+
+def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, stderr: TextIO) -> Result | None:
+    """Run solve with trimming included where asked; print a disagreement and return None."""
+    engine: str | list[str] = getattr(args, "engine", "auto")
+    if command == "explain" or getattr(args, "explain", False):
+        names = plan(problem, engine)
+        engine = names if "trim" in names else [*names, "trim"]
+    try:
+        return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=args.time_limit)
+    except EngineDisagreement as err:
+        stderr.write(f"recon: internal error: {err}\nThis is a bug; please report it with the input file.\n")
+        for name, r in err.results.items():
+            stderr.write(f"--- {name}: {r.verdict}, {_count_phrase(r)}\n")
+            stderr.write(format_fields(r.solutions))
+        args.disagreement = err
+        return None
 
 
 # ----------------------------------------------------------------------------- generate
@@ -327,7 +433,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     if args.command is None:
         parser.print_help(stderr)
         return EXIT_USAGE
-    command = {"solve": cmd_solve, "generate": cmd_generate}[args.command]
+    command = {"solve": cmd_solve, "explain": cmd_explain, "generate": cmd_generate}[args.command]
     try:
         return command(args, stdout, stderr)
     except FormatError as err:

@@ -28,8 +28,13 @@ CROSSCHECK_FACTOR = 10.0
 ENGINE_CHOICES = ("auto", "all", *ENGINES)
 
 
-def plan(problem: Problem, engine: str) -> list[str]:
+def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[str]:
     """Return the engines to run, first the one whose verdict leads."""
+    if isinstance(engine, (list, tuple)):
+        unknown = [name for name in engine if name not in ENGINES]
+        if unknown or not engine:
+            raise ValueError(f"engine list must name engines from {', '.join(ENGINES)}, got {list(engine)!r}")
+        return list(dict.fromkeys(engine))
     if engine == "all":
         return list(ENGINES)
     if engine in ENGINES:
@@ -126,11 +131,14 @@ def solve(
     clues: np.ndarray,
     known: np.ndarray | None = None,
     *,
-    engine: str = "auto",
+    engine: str | list[str] | tuple[str, ...] = "auto",
     max_solutions: int = 2,
     time_limit: float | None = None,
 ) -> Result:
-    """Reconstruct every field (up to max_solutions) whose status matches the known clues."""
+    """Reconstruct every field (up to max_solutions) whose status matches the known clues.
+
+    engine: "auto", "all", an engine name, or a list of engine names (the first one leads).
+    """
     problem = clues if isinstance(clues, Problem) and known is None else make_problem(clues, known)
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, (int, np.integer)) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")

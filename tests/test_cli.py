@@ -231,3 +231,50 @@ def test_console_script_end_to_end(tmp_path):
     assert json.loads(solved.stdout)["rows"] == 6
     module = subprocess.run([sys.executable, "-m", "recon", "solve", str(DATA / "seed-5x5.txt")], capture_output=True)
     assert module.returncode == 3 and module.stdout.count(b"\n\n") == 1
+
+
+def test_explain_seed_3x3_prints_equations_deductions_and_field():
+    code, out, err = run("explain", str(DATA / "seed-3x3.txt"))
+    assert code == 0
+    assert "  r1c1: r1c1 + r1c2 + r2c1 + r2c2 = 0" in out
+    assert "  1. [all-empty] clue r1c1 = 0: its window r1c1 r1c2 r2c1 r2c2 holds no mine -> all four empty" in out
+    assert "Trimming fixed all 9 cells: the field is unique (grade advanced)." in out
+    assert out.endswith("\n___\n__x\n_x_\n")
+
+
+def test_explain_where_trimming_stops_short(seed_examples):
+    code, out, _ = run("explain", str(DATA / "seed-5x5.txt"))
+    assert code == 3
+    assert "Trimming stops short with 4 open cell(s): r1c2 r2c2 r4c2 r5c2." in out
+    assert "then decided: multiple (grade search)" in out
+    assert keys(fields_of(out.split("(grade search).\n", 1)[1])) == keys(seed_examples["seed-5x5"][1])
+
+
+def test_explain_json_trace_is_consumable():
+    code, out, _ = run("explain", str(DATA / "seed-7x7.txt"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["grade"] == "basic" and data["open_cells"] == []
+    assert len(data["equations"]) == 49 and data["equations"][0] == {
+        "name": "r1c1", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "count": 1
+    }
+    fixed = {}
+    for step in data["steps"]:
+        assert set(step) == {"rule", "grade", "cells", "values", "sources", "derived", "text"}
+        fixed.update(zip(step["cells"], step["values"]))
+    solution = data["solutions"][0]
+    assert fixed == {f"r{r + 1}c{c + 1}": int(solution[r][c] == "x") for r in range(7) for c in range(7)}
+
+
+def test_solve_explain_goes_to_stderr_and_json(seed_examples):
+    code, out, err = run("solve", str(DATA / "seed-7x7.txt"), "--explain")
+    assert code == 0 and "Deductions:" in err and "Deductions:" not in out
+    assert "grade basic" in err
+    code, out, _ = run("solve", str(DATA / "seed-7x7.txt"), "--explain", "--json")
+    assert json.loads(out)["steps"][0]["rule"] in ("all-empty", "all-mines")
+
+
+def test_explain_bad_input_is_exit_2(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("12\n3\n")
+    code, _, err = run("explain", str(path))
+    assert code == 2 and err.startswith(f"{path}:2:2:")
