@@ -36,7 +36,8 @@ def test_solve_seed_examples(seed_examples, name, code, count):
     assert status_code == code
     assert keys(fields_of(out)) == keys(solutions)
     if count == 1:
-        assert err.startswith("unique: exactly one solution [backtrack, cross-checked by milp (unique)")
+        assert err.startswith("unique: exactly one solution; grade ")
+        assert "[backtrack, cross-checked by milp (unique), trim (unique)" in err
     else:
         assert err.startswith("multiple: 2 solutions [")
         assert "solutions 1 and 2 differ in 4 cell(s)" in err
