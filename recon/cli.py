@@ -7,7 +7,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import traceback
 from collections.abc import Sequence
 from typing import TextIO
@@ -15,7 +14,8 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
-from .formats import FormatError, format_field, format_fields, format_status, parse_status
+from .files import write_text_atomically
+from .formats import FormatError, format_field, format_fields, format_status, parse_field, parse_status
 from .generate import random_field
 from .model import Problem, cell_name, is_solution, make_problem, status, window_cells
 from .result import EngineDisagreement, EngineError, Result, Verdict
@@ -146,6 +146,21 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to show (default: 2)")
     e.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
 
+    r = commands.add_parser(
+        "render",
+        help="draw a status file and its solutions as a PNG or SVG picture (needs recon[plot])",
+        description="Solve FILE and draw its clues and solutions: mines dark, clues in their cells, cells "
+        "fixed by trimming shaded by the step that fixed them, cells where solutions differ outlined "
+        "in red. With --field, FILE is a field to draw with its counts.",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    r.add_argument("file", metavar="FILE", help="status file (or field file with --field), or - for standard input")
+    r.add_argument("--out", metavar="PICTURE", required=True, help="the picture to write: .png or .svg")
+    r.add_argument("--field", action="store_true", help="FILE is a field (x = mine), not a status")
+    r.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to draw (default: 2)")
+    r.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
+
     g = commands.add_parser(
         "generate",
         help="draw a random field and print its status",
@@ -179,23 +194,10 @@ def read_input(path: str) -> tuple[bytes, str]:
 
 def write_atomically(path: str, text: str) -> None:
     """Write text to path so that readers see either the old file or the whole new one."""
-    directory = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".recon-", suffix=".tmp", dir=directory)
+        write_text_atomically(path, text)
     except OSError as err:
         raise UsageError(f"cannot write {path!r}: {err.strerror or err}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as err:
-        os.unlink(tmp)
-        raise UsageError(f"cannot write {path!r}: {err.strerror or err}") from None
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def emit(text: str, out: str | None, stdout: TextIO) -> None:
@@ -404,6 +406,45 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
         return None
 
 
+# ----------------------------------------------------------------------------- render
+
+
+def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Draw a status file and its solutions, or a field, into a picture."""
+    from . import render
+
+    if os.path.splitext(args.out)[1].lower() not in (".png", ".svg"):
+        raise UsageError(f"--out must name a .png or .svg file, got {args.out!r}")
+    data, name = read_input(args.file)
+    if args.field:
+        field = parse_field(data, name)
+        problem = make_problem(status(field))
+        _draw(render, args.out, problem, [field], None, ["field and its counts"])
+        return EXIT_UNIQUE
+    clues, known = parse_status(data, name)
+    problem = make_problem(clues, known)
+    args.engine, args.explain = "auto", True
+    result = _solve_for_cli(problem, "render", args, stderr)
+    if result is None:
+        return EXIT_INTERNAL
+    fields = _checked(result.solutions, problem)
+    steps = render.step_map(problem.shape, result.trace)
+    titles = [f"solution {i} of {_count_phrase(result)}" for i in range(1, len(fields) + 1)] or [str(result.verdict)]
+    size = _draw(render, args.out, problem, fields, steps, titles)
+    stderr.write(f"wrote {args.out} ({size[0]}x{size[1]} px)\n")
+    stderr.write(report(result))
+    return EXIT_CODES[result.verdict]
+
+
+def _draw(render, path, problem, fields, steps, titles) -> tuple[int, int]:
+    try:
+        return render.draw(path, problem, fields, steps=steps, titles=titles)
+    except render.MissingDependency as err:
+        raise UsageError(str(err)) from None
+    except OSError as err:
+        raise UsageError(f"cannot write {path!r}: {err.strerror or err}") from None
+
+
 # ----------------------------------------------------------------------------- generate
 
 
@@ -433,7 +474,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     if args.command is None:
         parser.print_help(stderr)
         return EXIT_USAGE
-    command = {"solve": cmd_solve, "explain": cmd_explain, "generate": cmd_generate}[args.command]
+    command = {"solve": cmd_solve, "explain": cmd_explain, "render": cmd_render, "generate": cmd_generate}[args.command]
     try:
         return command(args, stdout, stderr)
     except FormatError as err:
