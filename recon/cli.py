@@ -17,7 +17,7 @@ from . import __version__
 from .files import write_text_atomically
 from .formats import FormatError, format_field, format_fields, format_status, parse_field, parse_status
 from .generate import random_field
-from .model import Problem, cell_name, is_solution, make_problem, status, window_cells
+from .model import Problem, cell_name, equations, is_solution, make_problem, status
 from .result import EngineDisagreement, EngineError, Result, Verdict
 from .solver import ENGINE_CHOICES, plan, solve
 
@@ -329,12 +329,10 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def equations_text(problem: Problem) -> list[str]:
     """Write one equation per clue: 'r1c1: r1c1 + r1c2 + r2c1 + r2c2 = 0'."""
-    lines = []
-    for r, c in np.argwhere(problem.known):
-        r, c = int(r), int(c)
-        cells = " + ".join(cell_name(rr, cc) for rr, cc in window_cells(problem.shape, r, c))
-        lines.append(f"{cell_name(r, c)}: {cells} = {int(problem.clues[r, c])}")
-    return lines
+    return [
+        f"{cell_name(*clue)}: {' + '.join(cell_name(*cell) for cell in cells)} = {count}"
+        for clue, cells, count in equations(problem)
+    ]
 
 
 def explanation(result: Result, problem: Problem) -> str:
@@ -373,8 +371,8 @@ def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
     if args.json:
         payload = result_json(result, problem)
         payload["equations"] = [
-            {"name": cell_name(int(r), int(c)), "cells": [cell_name(rr, cc) for rr, cc in window_cells(problem.shape, int(r), int(c))], "count": int(problem.clues[r, c])}
-            for r, c in np.argwhere(problem.known)
+            {"name": cell_name(*clue), "cells": [cell_name(*cell) for cell in cells], "count": count}
+            for clue, cells, count in equations(problem)
         ]
         payload["steps"] = [step.to_json() for step in result.trace]
         payload["open_cells"] = (

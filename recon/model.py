@@ -89,6 +89,14 @@ def window_cells(shape: tuple[int, int], r: int, c: int) -> list[tuple[int, int]
     ]
 
 
+def equations(problem: "Problem") -> list[tuple[tuple[int, int], list[tuple[int, int]], int]]:
+    """Return one equation per clue: (clue cell, the cells of its window, the count)."""
+    return [
+        ((int(r), int(c)), window_cells(problem.shape, int(r), int(c)), int(problem.clues[r, c]))
+        for r, c in np.argwhere(problem.known)
+    ]
+
+
 def cell_name(r: int, c: int) -> str:
     """Name a 0-based cell the way a person reads it: 1-based, 'r2c3'."""
     return f"r{r + 1}c{c + 1}"

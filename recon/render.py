@@ -49,6 +49,19 @@ def step_map(shape: tuple[int, int], trace) -> np.ndarray:
     return steps
 
 
+def _pyplot():
+    """Import pyplot (on the Agg backend when no other is set), or say how to install it."""
+    try:
+        import matplotlib
+
+        if "matplotlib.pyplot" not in __import__("sys").modules:
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as err:
+        raise MissingDependency(INSTALL_HINT) from err
+    return plt
+
+
 def draw(
     path: str,
     problem: Problem | None,
@@ -58,14 +71,33 @@ def draw(
     titles: list[str] | None = None,
 ) -> tuple[int, int]:
     """Draw clues and fields into a PNG or SVG file (atomically); return its size in pixels."""
+    plt = _pyplot()
+    fig = figure(problem, fields, steps=steps, titles=titles)
+    suffix = os.path.splitext(path)[1].lower().lstrip(".") or "png"
     try:
-        import matplotlib
+        write_atomically(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format=suffix))
+    finally:
+        plt.close(fig)
+    shape = problem.shape if problem is not None else fields[0].shape
+    return picture_size(shape, max(len(fields), 1))
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.patches import Rectangle
-    except ImportError as err:
-        raise MissingDependency(INSTALL_HINT) from err
+
+def figure(
+    problem: Problem | None,
+    fields: list[np.ndarray],
+    *,
+    steps: np.ndarray | None = None,
+    titles: list[str] | None = None,
+    decided: list[np.ndarray] | None = None,
+    outline_differences: bool = True,
+):
+    """Return a matplotlib Figure with one panel per field (clues only when there is no field).
+
+    decided: per field, a mask of the cells that are known; the others are drawn grey.
+    outline_differences: outline in red the cells in which the fields differ.
+    """
+    plt = _pyplot()
+    from matplotlib.patches import Rectangle
 
     if problem is None and not fields:
         raise ValueError("nothing to draw: give a problem or at least one field")
@@ -91,14 +123,18 @@ def draw(
         for r in range(rows):
             for c in range(cols):
                 mine = field is not None and bool(field[r, c])
-                if mine:
+                unknown = decided is not None and not decided[i][r, c]
+                if unknown:
+                    mine = False
+                    face = "#dddddd"
+                elif mine:
                     face = "#222222"
                 elif steps is not None and steps[r, c] > 0:
                     face = cmap(0.1 + 0.5 * steps[r, c] / max(last, 1))
                 else:
                     face = "white"
                 ax.add_patch(Rectangle((c, r), 1, 1, facecolor=face, edgecolor="#999999", linewidth=0.6))
-                if field is not None and len(fields) > 1 and differ[r, c]:
+                if outline_differences and field is not None and len(fields) > 1 and differ[r, c]:
                     ax.add_patch(Rectangle((c + 0.06, r + 0.06), 0.88, 0.88, fill=False, edgecolor="red", linewidth=2))
                 if problem is not None and problem.known[r, c]:
                     ax.text(
@@ -112,9 +148,4 @@ def draw(
                     )
         if titles and i < len(titles):
             ax.set_title(titles[i], fontsize=9)
-    suffix = os.path.splitext(path)[1].lower().lstrip(".") or "png"
-    try:
-        write_atomically(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format=suffix))
-    finally:
-        plt.close(fig)
-    return picture_size(shape, len(panels))
+    return fig

@@ -1,0 +1,23 @@
+"""The walkthrough notebook runs top to bottom (its asserts pin every claim it makes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("matplotlib")
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_walkthrough_executes_without_error():
+    path = ROOT / "notebooks" / "walkthrough.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
+    client.execute()
+    asserts = sum("assert " in cell.source for cell in notebook.cells if cell.cell_type == "code")
+    assert asserts >= 10
