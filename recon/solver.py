@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .engines import ENGINES, backtrack, milp, trim
+from .engines import ENGINES, FULL_ONLY, algebra, backtrack, milp, trim
 from .model import Problem, is_solution, make_problem, violated_clues, cell_name
 from .result import EngineDisagreement, EngineError, Result, Verdict
 
@@ -34,15 +34,25 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
         unknown = [name for name in engine if name not in ENGINES]
         if unknown or not engine:
             raise ValueError(f"engine list must name engines from {', '.join(ENGINES)}, got {list(engine)!r}")
-        return list(dict.fromkeys(engine))
-    if engine == "all":
-        return list(ENGINES)
-    if engine in ENGINES:
-        return [engine]
-    if engine != "auto":
+        names = list(dict.fromkeys(engine))
+    elif engine == "all":
+        return [name for name in ENGINES if problem.is_full or name not in FULL_ONLY]
+    elif engine in ENGINES:
+        names = [engine]
+    elif engine == "auto":
+        if problem.is_full:
+            # exact algebra is the fastest (bench/bench_algebra.py); search and MILP check it
+            names = [algebra.NAME, backtrack.NAME, milp.NAME, trim.NAME]
+        else:
+            names = [milp.NAME, backtrack.NAME, trim.NAME]
+        return names if problem.cells <= CROSSCHECK_CELLS else names[:1]
+    else:
         raise ValueError(f"engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
-    first, second = (backtrack.NAME, milp.NAME) if problem.is_full else (milp.NAME, backtrack.NAME)
-    return [first, second, trim.NAME] if problem.cells <= CROSSCHECK_CELLS else [first]
+    if not problem.is_full:
+        needs_full = [name for name in names if name in FULL_ONLY]
+        if needs_full:
+            raise ValueError(f"engine {needs_full[0]} needs a full status (every cell a clue)")
+    return names
 
 
 def verify(result: Result, problem: Problem) -> None:
@@ -92,6 +102,11 @@ def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
                     f"but a solution found has {int(field[r, c])} there"
                 )
                 break
+    exact_counts = {r.engine: r.solution_count for r in results.values() if r.count_exact}
+    if len(set(exact_counts.values())) > 1:
+        problems.append(
+            "the exact solution counts differ: " + ", ".join(f"{k} {v}" for k, v in exact_counts.items())
+        )
     decided = {r.verdict for r in results.values() if r.verdict is not Verdict.UNDECIDED}
     if len(decided) > 1:
         problems.append("the verdicts differ")
@@ -119,7 +134,7 @@ def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
         {},
         reason,
         dict(results),
-        solution_count=len(solutions),
+        solution_count=max(exact_counts.values()) if exact_counts else len(solutions),
         decided=explained.decided if explained else None,
         partial=explained.partial if explained else None,
         trace=explained.trace if explained else [],
@@ -149,7 +164,7 @@ def solve(
     results: dict[str, Result] = {}
     for i, name in enumerate(names):
         budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        if engine == "auto" and i > 0:
+        if engine == "auto" and i > 0 and name != trim.NAME:
             spent = sum(r.seconds for r in results.values())
             cap = max(CROSSCHECK_MIN_SECONDS, CROSSCHECK_FACTOR * spent)
             budget = cap if budget is None else min(budget, cap)

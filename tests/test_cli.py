@@ -37,7 +37,7 @@ def test_solve_seed_examples(seed_examples, name, code, count):
     assert keys(fields_of(out)) == keys(solutions)
     if count == 1:
         assert err.startswith("unique: exactly one solution; grade ")
-        assert "[backtrack, cross-checked by milp (unique), trim (unique)" in err
+        assert "[algebra, cross-checked by backtrack (unique), milp (unique), trim (unique)" in err
     else:
         assert err.startswith("multiple: 2 solutions [")
         assert "solutions 1 and 2 differ in 4 cell(s)" in err
@@ -50,7 +50,7 @@ def test_solve_json(seed_examples):
     assert data["verdict"] == "multiple" and (data["rows"], data["cols"]) == (5, 5)
     assert data["solution_count"] == 2 and data["count_exact"] is True
     assert keys(parse_field("\n".join(s)) for s in data["solutions"]) == keys(seed_examples["seed-5x5"][1])
-    assert set(data["engines"]) == {"backtrack", "milp", "trim"}
+    assert set(data["engines"]) == {"algebra", "backtrack", "milp", "trim"}
     assert data["engines"]["milp"]["verdict"] == "multiple" and data["engines"]["milp"]["seconds"] >= 0
 
 

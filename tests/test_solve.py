@@ -10,9 +10,9 @@ from recon.engines import ENGINES
 import recon.solver as solving
 
 
-def test_plan_auto_full_small_runs_both_with_backtrack_first():
+def test_plan_auto_full_small_runs_every_engine_with_algebra_first():
     problem = make_problem(np.zeros((4, 5), np.uint8))
-    assert solving.plan(problem, "auto") == ["backtrack", "milp", "trim"]
+    assert solving.plan(problem, "auto") == ["algebra", "backtrack", "milp", "trim"]
 
 
 def test_plan_auto_partial_runs_milp_first():
@@ -23,8 +23,16 @@ def test_plan_auto_partial_runs_milp_first():
 def test_plan_auto_large_runs_one_engine(monkeypatch):
     monkeypatch.setattr(solving, "CROSSCHECK_CELLS", 10)
     problem = make_problem(np.zeros((4, 5), np.uint8))
-    assert solving.plan(problem, "auto") == ["backtrack"]
-    assert solving.plan(problem, "all") == sorted(ENGINES, key=list(ENGINES).index)
+    assert solving.plan(problem, "auto") == ["algebra"]
+    assert solving.plan(problem, "all") == list(ENGINES)
+    partial = make_problem(np.zeros((4, 5), np.uint8), np.eye(4, 5, dtype=bool))
+    assert solving.plan(partial, "auto") == ["milp"]
+    assert "algebra" not in solving.plan(partial, "all")
+
+
+def test_algebra_on_partial_status_is_refused():
+    with pytest.raises(ValueError, match="algebra needs a full status"):
+        solve(np.zeros((2, 3), np.uint8), np.eye(2, 3, dtype=bool), engine="algebra")
 
 
 @pytest.mark.parametrize(
@@ -47,8 +55,9 @@ def test_result_of_auto_names_both_engines(seed_examples):
     result = solve(clues)
     assert result.verdict is Verdict.MULTIPLE
     assert result.count_exact and result.solution_count == 2
-    assert set(result.engines) == {"backtrack", "milp", "trim"}
+    assert set(result.engines) == {"algebra", "backtrack", "milp", "trim"}
     assert result.engines["backtrack"].verdict is result.engines["milp"].verdict is Verdict.MULTIPLE
+    assert result.engines["algebra"].verdict is Verdict.MULTIPLE
     assert result.engines["trim"].verdict is Verdict.UNDECIDED and result.grade == "search"
 
 
@@ -67,12 +76,23 @@ def _liar(verdict, solutions, exact):
     return engine
 
 
+def test_exact_counts_that_differ_are_caught(monkeypatch, seed_examples):
+    clues, solutions = seed_examples["seed-5x5"]
+
+    def inflated(problem, *, limit, time_limit):
+        return Result(Verdict.MULTIPLE, list(solutions), True, "algebra", solution_count=7)
+
+    monkeypatch.setitem(ENGINES, "algebra", inflated)
+    with pytest.raises(EngineDisagreement, match="exact solution counts differ"):
+        solve(clues, engine="all")
+
+
 def test_an_engine_that_misses_a_solution_is_caught(monkeypatch, seed_examples):
     clues, solutions = seed_examples["seed-5x5"]
     monkeypatch.setitem(ENGINES, "milp", _liar(Verdict.UNIQUE, solutions[:1], True))
     with pytest.raises(EngineDisagreement, match="engines disagree") as info:
         solve(clues, engine="all")
-    assert set(info.value.results) == {"backtrack", "milp", "trim"}
+    assert set(info.value.results) == {"algebra", "backtrack", "milp", "trim"}
 
 
 def test_an_engine_that_claims_none_is_caught(monkeypatch, seed_examples):

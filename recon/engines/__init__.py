@@ -1,7 +1,8 @@
 """The engines. Each takes a Problem and returns a Result; none reads files or prints.
 
-backtrack and milp are complete: they enumerate solutions and prove the count. trim is sound but
-incomplete: it fixes cells by deduction and says ``undecided`` when its rules stall.
+backtrack and milp are complete: they enumerate solutions and prove the count. algebra is exact
+and complete for a full status only (every cell a clue). trim is sound but incomplete: it fixes
+cells by deduction and says ``undecided`` when its rules stall.
 """
 
 from __future__ import annotations
@@ -10,17 +11,20 @@ from collections.abc import Callable
 
 from ..model import Problem
 from ..result import Result
-from . import backtrack, milp, trim
+from . import algebra, backtrack, milp, trim
 
 EngineFn = Callable[..., Result]
 
 #: Every engine by name: solve(problem, *, limit, time_limit) -> Result.
 ENGINES: dict[str, EngineFn] = {
+    algebra.NAME: algebra.solve,
     backtrack.NAME: backtrack.solve,
     milp.NAME: milp.solve,
     trim.NAME: trim.solve,
 }
-#: The engines that enumerate every solution and prove the count.
+#: The engines that enumerate every solution and prove the count (algebra: full status only).
 COMPLETE = (backtrack.NAME, milp.NAME)
+#: Engines that need a full status.
+FULL_ONLY = (algebra.NAME,)
 
-__all__ = ["COMPLETE", "ENGINES", "EngineFn", "Problem", "Result"]
+__all__ = ["COMPLETE", "ENGINES", "FULL_ONLY", "EngineFn", "Problem", "Result"]

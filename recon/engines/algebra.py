@@ -1,0 +1,440 @@
+"""Exact algebra for a full status: S = T_rows X T_cols, solved in integers in O(rows x cols).
+
+T_k is the k x k tridiagonal matrix of ones. Solving T_k y = s is a chain: with y_-1 = y_k = 0,
+each equation y_(i-1) + y_i + y_(i+1) = s_i minus the one before gives
+y_(i+1) = y_(i-2) + s_i - s_(i-1), so each residue class of indices mod 3 is a cumulative sum,
+started by y_-1 = 0, y_0 (unknown) and y_1 = s_0 - y_0. The last condition y_k = 0 fixes y_0 when
+k mod 3 is 0 or 1; when k = 2 (mod 3) it is a consistency condition instead and y_0 stays free:
+the solutions are p + t h with h = (1, -1, 0, 1, -1, 0, ..., 1, -1), T_k h = 0. All of this is
+integer cumsums on whole arrays: no floating point, no rounding, no Python loop over cells.
+
+- Neither side = 2 (mod 3): X = T_rows^-1 S T_cols^-1 exactly; the answer iff it is 0/1.
+- One side = 2: every line across that side is independent, X[:, j] = p_j + t_j h; each line
+  allows 0, 1 or 2 values of t_j, and the number of solutions is their product.
+- Both sides = 2: X = X0 + v a^T + b w^T. Lines whose null entry is 0 are again independent; the
+  rest reduce to difference constraints A_j - G_i in [L_ij, L_ij + 1] over integers (one per cell),
+  decided by bounds propagation (exact for difference constraints), split into independent
+  groups, and counted by enumeration within a budget (beyond it the count is reported as a lower
+  bound, never guessed).
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from ..model import Problem, cell_name
+from ..result import Result, Verdict
+
+NAME = "algebra"
+#: Enumeration budget (solutions of one group of coupled lines) for exact counts and probabilities.
+COUNT_BUDGET = 100_000
+
+
+class NotApplicable(ValueError):
+    """The algebra engine needs a full status."""
+
+
+def null_pattern(k: int) -> np.ndarray:
+    """Return h_k = (1, -1, 0, 1, -1, 0, ...) of length k (T_k h = 0 when k = 2 mod 3)."""
+    return np.resize(np.array([1, -1, 0], dtype=np.int64), k)
+
+
+def chain(s: np.ndarray) -> np.ndarray:
+    """Solve T y = s down axis 0 with y_0 = 0; return y_0..y_k (k + 1 rows, the last must be 0)."""
+    s = np.asarray(s, dtype=np.int64)
+    k = s.shape[0]
+    y = np.zeros((k + 1, *s.shape[1:]), dtype=np.int64)
+    if k >= 1:
+        y[1] = s[0]
+    step = np.diff(s, axis=0)  # step[t - 2] = s_(t-1) - s_(t-2) moves y_(t-3) to y_t, t = 2..k
+    for r, start in ((2, 2), (0, 3), (1, 4)):  # class r is started by y_-1 = 0, y_0, y_1
+        idx = np.arange(start, k + 1, 3)
+        if idx.size == 0:
+            continue
+        base = 0 if r == 2 else y[r]
+        y[idx] = base + np.cumsum(step[idx - 2], axis=0)
+    return y
+
+
+def solve_line(s: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Solve T_k y = s down axis 0 exactly.
+
+    Returns (y, None) when k != 2 (mod 3); when k = 2 (mod 3), returns (p, ok) where the
+    solutions are p + t h_k for any t, and ok says for which columns the system is consistent.
+    """
+    p = chain(s)
+    k = p.shape[0] - 1
+    h = null_pattern(k + 1).reshape((k + 1,) + (1,) * (p.ndim - 1))
+    end = p[k]
+    if k % 3 == 2:
+        return p[:k], end == 0
+    y0 = -end if k % 3 == 0 else end  # h_k = 1 when k = 0 (mod 3), -1 when k = 1
+    return p[:k] + y0 * h[:k], None
+
+
+def _first_bad(x: np.ndarray) -> tuple[int, int] | None:
+    bad = np.argwhere((x != 0) & (x != 1))
+    return (int(bad[0][0]), int(bad[0][1])) if bad.size else None
+
+
+class Solutions:
+    """The solution set of a full status, described by independent choices."""
+
+    def __init__(self, problem: Problem):
+        if not problem.is_full:
+            raise NotApplicable("the algebra engine needs a full status (every cell a clue)")
+        self.problem = problem
+        self.reason: str | None = None
+        self.kind = ""
+        self.count: int = 0
+        self.count_exact = True
+        self._build()
+
+    # -- construction ------------------------------------------------------------------
+    def _build(self) -> None:
+        rows, cols = self.problem.shape
+        s = self.problem.clues.astype(np.int64)
+        n2, m2 = rows % 3 == 2, cols % 3 == 2
+        if not n2 and not m2:
+            self.kind = "invertible"
+            x = solve_line(solve_line(s)[0].T)[0].T
+            bad = _first_bad(x)
+            if bad:
+                self._none(f"the exact inverse gives {int(x[bad])} at {cell_name(*bad)}, not 0 or 1")
+                return
+            self.base, self.count = x, 1
+            self.lines = []
+            return
+        if n2 != m2:
+            self.kind = "lines"
+            self.transposed = m2
+            s_ = s.T if m2 else s  # now the singular side is axis 0
+            w = solve_line(s_.T)[0].T  # invert the regular side
+            p, ok = solve_line(w)
+            if not ok.all():
+                j = int(np.flatnonzero(~ok)[0])
+                self._none(self._line_name(j) + " cannot be met by any field: the counts along it are inconsistent")
+                return
+            h = null_pattern(p.shape[0])[:, None]
+            valid0 = ((p == 0) | (p == 1)).all(axis=0)
+            valid1 = ((p + h == 0) | (p + h == 1)).all(axis=0)
+            choices = valid0.astype(int) + valid1
+            if (choices == 0).any():
+                j = int(np.flatnonzero(choices == 0)[0])
+                self._none(self._line_name(j) + " has no 0/1 solution")
+                return
+            self.p, self.h, self.valid0, self.valid1 = p, h, valid0, valid1
+            self.count = 1 << int((choices == 2).sum())
+            return
+        self.kind = "coupled"
+        self._build_coupled(s)
+
+    def _line_name(self, j: int) -> str:
+        return f"row {j + 1}" if self.transposed else f"column {j + 1}"
+
+    def _none(self, reason: str) -> None:
+        self.reason = reason
+        self.count = 0
+
+    def _build_coupled(self, s: np.ndarray) -> None:
+        rows, cols = s.shape
+        p, ok = solve_line(s)  # T_rows Y = S: Y = p + h a^T
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            self._none(f"column {j + 1}: the counts are inconsistent with any field")
+            return
+        v, w = null_pattern(rows), null_pattern(cols)
+        # Each row of Y must be in the range of T_cols: chain end q(p_i) + v_i q(a) = 0.
+        ends = chain(p.T)[cols]  # q(p_i) for every row i
+        fixed_rows = v == 0
+        if (ends[fixed_rows] != 0).any():
+            i = int(np.flatnonzero(fixed_rows & (ends != 0))[0])
+            self._none(f"row {i + 1}: the counts are inconsistent with any field")
+            return
+        need = -ends[~fixed_rows] * v[~fixed_rows]  # the value q(a) must take, per row
+        if need.size and (need != need[0]).any():
+            self._none("the row and column sums of the counts are inconsistent with any field")
+            return
+        c = int(need[0]) if need.size else 0
+        a = np.zeros(cols, dtype=np.int64)
+        unit = np.zeros(cols, dtype=np.int64)
+        unit[cols - 1] = 1
+        q_unit = int(chain(unit[:, None])[cols, 0])  # q(e_last) = +-1
+        a[cols - 1] = c * q_unit
+        y = p + np.outer(v, a)
+        x0 = chain(y.T)[:cols].T
+        self.x0, self.v, self.w = x0, v, w
+        # Cells outside every null line are fixed.
+        both = (v == 0)[:, None] & (w == 0)[None, :]
+        bad = np.argwhere(both & (x0 != 0) & (x0 != 1))
+        if bad.size:
+            r, cc = (int(t) for t in bad[0])
+            self._none(f"{cell_name(r, cc)} would have to hold {int(x0[r, cc])} mines")
+            return
+        # Free lines: a_j for w_j = 0 (columns), b_i for v_i = 0 (rows).
+        self.free_cols = self._free_options(x0, v, w == 0, axis=0)
+        self.free_rows = self._free_options(x0.T, w, v == 0, axis=0)
+        for name, options in (("column", self.free_cols), ("row", self.free_rows)):
+            for j, vals in options.items():
+                if not vals:
+                    self._none(f"{name} {j + 1} has no 0/1 solution")
+                    return
+        # Coupled block: A_j - G_i in [L_ij, L_ij + 1] for v_i != 0, w_j != 0.
+        self.I = np.flatnonzero(v != 0)
+        self.J = np.flatnonzero(w != 0)
+        sub = x0[np.ix_(self.I, self.J)]
+        sigma = np.outer(v[self.I], w[self.J])
+        self.L = np.where(sigma == 1, -sub, sub - 1).astype(np.int16)  # values in -2..1 where solvable
+        if np.abs(sub).max(initial=0) > 100:
+            self._none("the lines through the ambiguous rows and columns admit no 0/1 field")
+            return
+        lo_a, hi_a, lo_g, hi_g = _propagate(self.L, *_start_bounds(self.L))
+        if lo_a is None:
+            self._none("the lines through the ambiguous rows and columns admit no 0/1 field")
+            return
+        self.bounds = (lo_a, hi_a, lo_g, hi_g)
+        count = 1
+        for options in (*self.free_cols.values(), *self.free_rows.values()):
+            count *= len(options)
+        groups, exact = self._count_groups()
+        self.groups = groups
+        for g in groups:
+            count *= g["count"]
+        self.count = count
+        self.count_exact = exact
+
+    @staticmethod
+    def _free_options(x0: np.ndarray, v: np.ndarray, free: np.ndarray, axis: int) -> dict[int, list[int]]:
+        """For each free line j (v-pattern down the line), the values t with x0[:, j] + t v in {0, 1}."""
+        out = {}
+        for j in np.flatnonzero(free):
+            col = x0[:, j]
+            vals = []
+            for t in (-int(col[0]), 1 - int(col[0])):  # v_0 = 1: the first cell decides t's two options
+                z = col + t * v
+                if ((z == 0) | (z == 1)).all():
+                    vals.append(t)
+            out[int(j)] = vals
+        return out
+
+    def _count_groups(self) -> tuple[list[dict], bool]:
+        """Split the open coupled variables into independent groups and enumerate each."""
+        lo_a, hi_a, lo_g, hi_g = self.bounds
+        L = self.L
+        open_a = np.flatnonzero(lo_a < hi_a)
+        open_g = np.flatnonzero(lo_g < hi_g)
+        # A constraint between A_j and G_i binds only if some pair of values in their domains breaks it.
+        nodes = [("a", int(j)) for j in open_a] + [("g", int(i)) for i in open_g]
+        index = {node: k for k, node in enumerate(nodes)}
+        parent = list(range(len(nodes)))
+
+        def find(k):
+            while parent[k] != k:
+                parent[k] = parent[parent[k]]
+                k = parent[k]
+            return k
+
+        if open_a.size and open_g.size:
+            sub_l = L[np.ix_(open_g, open_a)]
+            binds = (hi_a[open_a][None, :] - lo_g[open_g][:, None] > sub_l + 1) | (
+                lo_a[open_a][None, :] - hi_g[open_g][:, None] < sub_l
+            )
+            for gi, aj in np.argwhere(binds):
+                x, y = find(index[("a", int(open_a[aj]))]), find(index[("g", int(open_g[gi]))])
+                parent[x] = y
+        members: dict[int, list] = {}
+        for node, k in index.items():
+            members.setdefault(find(k), []).append(node)
+        groups, exact = [], True
+        for nodes_ in members.values():
+            solutions, complete = self._enumerate(nodes_)
+            exact &= complete
+            groups.append({"nodes": nodes_, "solutions": solutions, "count": len(solutions), "complete": complete})
+        return groups, exact
+
+    def _enumerate(self, nodes: list[tuple[str, int]]) -> tuple[list[dict], bool]:
+        """List the value assignments of a group of coupled variables (up to the budget)."""
+        lo_a, hi_a, lo_g, hi_g = self.bounds
+        if len(nodes) == 1:  # bounds are exact for difference constraints: every value in them is feasible
+            kind, idx = nodes[0]
+            lo, hi = (lo_a, hi_a) if kind == "a" else (lo_g, hi_g)
+            values = range(int(lo[idx]), int(hi[idx]) + 1)
+            return [{nodes[0]: v} for v in values][:COUNT_BUDGET], len(values) <= COUNT_BUDGET
+        out: list[dict] = []
+
+        def walk(bounds, k):
+            if len(out) >= COUNT_BUDGET:
+                return False
+            if k == len(nodes):
+                out.append({node: int((bounds[0] if node[0] == "a" else bounds[2])[node[1]]) for node in nodes})
+                return True
+            kind, idx = nodes[k]
+            lo = bounds[0 if kind == "a" else 2][idx]
+            hi = bounds[1 if kind == "a" else 3][idx]
+            for value in range(int(lo), int(hi) + 1):
+                b = [arr.copy() for arr in bounds]
+                b[0 if kind == "a" else 2][idx] = value
+                b[1 if kind == "a" else 3][idx] = value
+                result = _propagate(self.L, *b)
+                if result[0] is None:
+                    continue
+                if not walk(list(result), k + 1):
+                    return False
+            return True
+
+        complete = walk([lo_a.copy(), hi_a.copy(), lo_g.copy(), hi_g.copy()], 0)
+        return out, complete
+
+    # -- answers ---------------------------------------------------------------------
+    def iter_fields(self, limit: int):
+        """Yield up to limit solutions (boolean fields)."""
+        if self.count == 0:
+            return
+        if self.kind == "invertible":
+            yield self.base == 1
+            return
+        if self.kind == "lines":
+            yield from self._iter_lines(limit)
+            return
+        yield from self._iter_coupled(limit)
+
+    def _iter_lines(self, limit: int):
+        both = np.flatnonzero(self.valid0 & self.valid1)
+        first = np.where(self.valid0, 0, 1)
+        produced = 0
+        for mask in range(1 << min(len(both), 62)):
+            if produced >= limit:
+                return
+            t = first.copy()
+            for bit, j in enumerate(both[:62]):
+                if mask >> bit & 1:
+                    t[j] = 1
+            x = self.p + self.h * t[None, :]
+            yield (x.T if self.transposed else x) == 1
+            produced += 1
+
+    def _iter_coupled(self, limit: int):
+        choices = []  # list of (kind, payload, options)
+        for j, vals in self.free_cols.items():
+            choices.append(("col", j, vals))
+        for i, vals in self.free_rows.items():
+            choices.append(("row", i, vals))
+        for g in self.groups:
+            choices.append(("group", None, g["solutions"]))
+        lo_a, _, lo_g, _ = self.bounds
+        produced = 0
+        for pick in _product_indices([len(c[2]) for c in choices]):
+            if produced >= limit:
+                return
+            a = np.zeros(len(self.w), dtype=np.int64)
+            b = np.zeros(len(self.v), dtype=np.int64)
+            A = lo_a.copy()
+            G = lo_g.copy()
+            for (kind, idx, options), k in zip(choices, pick):
+                if kind == "col":
+                    a[idx] = options[k]
+                elif kind == "row":
+                    b[idx] = options[k]
+                else:
+                    for (t, node), value in options[k].items():
+                        (A if t == "a" else G)[node] = value
+            a[self.J] = self.w[self.J] * A
+            b[self.I] = -self.v[self.I] * G
+            x = self.x0 + np.outer(self.v, a) + np.outer(b, self.w)
+            yield x == 1
+            produced += 1
+
+    def probabilities(self) -> list[list[Fraction]] | None:
+        """Return, per cell, the exact fraction of solutions with a mine there (None if not exact)."""
+        if self.count == 0 or not self.count_exact:
+            return None
+        rows, cols = self.problem.shape
+        if self.kind == "invertible":
+            num = self.base.astype(object)
+            den = 1
+        elif self.kind == "lines":
+            x0 = self.p
+            x1 = self.p + self.h
+            weight0 = self.valid0.astype(int)
+            weight1 = self.valid1.astype(int)
+            total = weight0 + weight1
+            num = (x0 * weight0 + x1 * weight1).astype(object)
+            prob = [[Fraction(int(num[i, j]), int(total[j])) for j in range(num.shape[1])] for i in range(num.shape[0])]
+            return [list(r) for r in zip(*prob)] if self.transposed else prob
+        else:
+            if self.count * rows * cols > 50_000_000:
+                return None
+            fields = list(self.iter_fields(COUNT_BUDGET + 1))
+            if len(fields) != self.count:
+                return None
+            num = np.sum(fields, axis=0).astype(object)
+            den = self.count
+        return [[Fraction(int(num[i, j]), den) for j in range(cols)] for i in range(rows)]
+
+
+def _product_indices(sizes: list[int]):
+    """Yield index tuples over the product of ranges, first index fastest... lazily."""
+    if any(s == 0 for s in sizes):
+        return
+    idx = [0] * len(sizes)
+    while True:
+        yield tuple(idx)
+        for k in range(len(sizes)):
+            idx[k] += 1
+            if idx[k] < sizes[k]:
+                break
+            idx[k] = 0
+        else:
+            return
+
+
+def _start_bounds(L: np.ndarray):
+    """Return first bounds: G_0 = 0 (the gauge: (a + c w, b - c v) is the same field), then what it implies."""
+    lo_a, hi_a = L[0].copy(), L[0] + 1
+    lo_g = (lo_a[None, :] - L - 1).max(axis=1)
+    hi_g = (hi_a[None, :] - L).min(axis=1)
+    lo_g[0] = hi_g[0] = 0
+    return lo_a, hi_a, lo_g, hi_g
+
+
+def _propagate(L, lo_a, hi_a, lo_g, hi_g):
+    """Tighten bounds under A_j - G_i in [L_ij, L_ij + 1] to a fixpoint; None if empty."""
+    if L.size == 0:
+        return lo_a, hi_a, lo_g, hi_g
+    for _ in range(4 * (L.shape[0] + L.shape[1]) + 4):
+        new_lo_a = np.maximum(lo_a, (lo_g[:, None] + L).max(axis=0))
+        new_hi_a = np.minimum(hi_a, (hi_g[:, None] + L + 1).min(axis=0))
+        new_lo_g = np.maximum(lo_g, (new_lo_a[None, :] - L - 1).max(axis=1))
+        new_hi_g = np.minimum(hi_g, (new_hi_a[None, :] - L).min(axis=1))
+        if (new_lo_a > new_hi_a).any() or (new_lo_g > new_hi_g).any():
+            return None, None, None, None
+        if (
+            np.array_equal(new_lo_a, lo_a)
+            and np.array_equal(new_hi_a, hi_a)
+            and np.array_equal(new_lo_g, lo_g)
+            and np.array_equal(new_hi_g, hi_g)
+        ):
+            return lo_a, hi_a, lo_g, hi_g
+        lo_a, hi_a, lo_g, hi_g = new_lo_a, new_hi_a, new_lo_g, new_hi_g
+    return lo_a, hi_a, lo_g, hi_g
+
+
+def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
+    """Describe every solution of a full status exactly; list up to `limit` of them."""
+    start = time.perf_counter()
+    sols = Solutions(problem)
+    fields = list(sols.iter_fields(limit))
+    seconds = time.perf_counter() - start
+    stats = {"kind": {"invertible": 0, "lines": 1, "coupled": 2}[sols.kind]}
+    if sols.count == 0:
+        return Result(Verdict.NONE, [], True, NAME, seconds, stats, sols.reason)
+    verdict = Verdict.UNIQUE if sols.count == 1 else Verdict.MULTIPLE
+    reason = None
+    if not sols.count_exact:
+        reason = f"more than {COUNT_BUDGET} solutions in one group of coupled lines: the count is a lower bound"
+    return Result(
+        verdict, fields, sols.count_exact, NAME, seconds, stats, reason, solution_count=max(sols.count, len(fields))
+    )
