@@ -146,6 +146,22 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to show (default: 2)")
     e.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
 
+    c = commands.add_parser(
+        "count",
+        help="count the fields that match a status exactly, with per-cell mine probabilities",
+        description="Print the exact number of fields whose status matches FILE (a full status is counted "
+        "by exact algebra, however large the number; a partial one by enumeration up to --limit). "
+        "--probabilities adds, per cell, the fraction of those fields with a mine there.",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument("file", metavar="FILE", help="status file, or - for standard input")
+    c.add_argument("--probabilities", action="store_true", help="print each cell's mine probability")
+    c.add_argument("--json", action="store_true", help="print one JSON object (exact fractions)")
+    c.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    c.add_argument("--limit", metavar="N", type=_whole("N", 1), default=100_000, help="enumerate at most N solutions of a partial status (default: 100000)")
+    c.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="stop enumerating after SECONDS")
+
     r = commands.add_parser(
         "render",
         help="draw a status file and its solutions as a PNG or SVG picture (needs recon[plot])",
@@ -404,6 +420,58 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
         return None
 
 
+# ----------------------------------------------------------------------------- count
+
+
+def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Count the solutions of a status file."""
+    from .count import count_solutions
+
+    data, name = read_input(args.file)
+    clues, known = parse_status(data, name)
+    problem = make_problem(clues, known)
+    counted = count_solutions(problem, probabilities=args.probabilities, limit=args.limit, time_limit=args.time_limit)
+    probs = counted.probabilities
+    certain_mines = certain_empty = None
+    if probs is not None:
+        certain_mines = [cell_name(r, c) for r, row in enumerate(probs) for c, p in enumerate(row) if p == 1]
+        certain_empty = [cell_name(r, c) for r, row in enumerate(probs) for c, p in enumerate(row) if p == 0]
+    if args.json:
+        rows, cols = problem.shape
+        payload = {
+            "count": counted.count,
+            "count_exact": counted.exact,
+            "rows": rows,
+            "cols": cols,
+            "method": counted.method,
+            "reason": counted.reason,
+            "seconds": round(counted.seconds, 6),
+        }
+        if args.probabilities:
+            payload["probabilities"] = None if probs is None else [[str(p) for p in row] for row in probs]
+            payload["certain_mines"] = certain_mines
+            payload["certain_empty"] = certain_empty
+        text = json.dumps(payload, indent=1) + "\n"
+    else:
+        noun = "solution" if counted.count == 1 else "solutions"
+        text = f"{counted.count} {noun}\n" if counted.exact else f"at least {counted.count} {noun}\n"
+        if probs is not None:
+            text += "".join(" ".join(f"{float(p):.2f}" for p in row) + "\n" for row in probs)
+    emit(text, args.out, stdout)
+    summary = f"{'exact' if counted.exact else 'lower bound'}, by {counted.method}; {counted.seconds:.3g} s"
+    if counted.reason:
+        summary += f"; {counted.reason}"
+    stderr.write(summary + "\n")
+    if certain_mines is not None:
+        stderr.write(
+            f"{len(certain_mines) + len(certain_empty)} of {problem.cells} cells are certain "
+            f"({len(certain_mines)} mines, {len(certain_empty)} empty)\n"
+        )
+    if not counted.exact:
+        return EXIT_UNDECIDED
+    return EXIT_NONE if counted.count == 0 else EXIT_UNIQUE if counted.count == 1 else EXIT_MULTIPLE
+
+
 # ----------------------------------------------------------------------------- render
 
 
@@ -472,7 +540,13 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     if args.command is None:
         parser.print_help(stderr)
         return EXIT_USAGE
-    command = {"solve": cmd_solve, "explain": cmd_explain, "render": cmd_render, "generate": cmd_generate}[args.command]
+    command = {
+        "solve": cmd_solve,
+        "explain": cmd_explain,
+        "count": cmd_count,
+        "render": cmd_render,
+        "generate": cmd_generate,
+    }[args.command]
     try:
         return command(args, stdout, stderr)
     except FormatError as err:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import numpy as np
@@ -46,7 +45,7 @@ def brute_force(clues: np.ndarray, known: np.ndarray | None = None) -> set[bytes
         known = np.ones(clues.shape, dtype=bool)
     n = rows * cols
     assert n <= 16, "brute force is for tiny grids"
-    fields = np.array(list(itertools.product([False, True], repeat=n)), dtype=bool).reshape(-1, rows, cols)
+    fields = ((np.arange(2**n)[:, None] >> np.arange(n)) & 1).astype(bool).reshape(-1, rows, cols)
     padded = np.pad(fields.astype(np.int64), ((0, 0), (1, 1), (1, 1)))
     counts = sum(padded[:, dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
     match = (counts[:, known] == clues[known]).all(axis=1)

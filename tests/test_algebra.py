@@ -1,0 +1,208 @@
+"""Exact algebra: the chain solve of T_k, every status of small shapes against brute force, random
+grids of every size class against complete search, exact big counts, and probabilities."""
+
+from __future__ import annotations
+
+import io
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from conftest import brute_force, keys
+from recon import Verdict, make_problem, random_field, status
+from recon.cli import main
+from recon.count import count_solutions
+from recon.engines import algebra, backtrack, milp
+
+
+def tridiagonal_ones(k):
+    return (np.abs(np.subtract.outer(np.arange(k), np.arange(k))) <= 1).astype(np.int64)
+
+
+@pytest.mark.parametrize("k", range(1, 25))
+def test_solve_line_is_exact(k):
+    rng = np.random.default_rng(k)
+    y = rng.integers(-5, 6, size=(k, 4))
+    s = tridiagonal_ones(k) @ y
+    solved, ok = algebra.solve_line(s)
+    assert solved.dtype == np.int64
+    if k % 3 == 2:
+        assert ok.all()
+        h = algebra.null_pattern(k)
+        assert not (tridiagonal_ones(k) @ h).any()
+        assert np.array_equal(tridiagonal_ones(k) @ solved, s)  # a particular solution
+        assert np.array_equal(solved + np.outer(h, y[0] - solved[0]), y)  # y = p + t h
+    else:
+        assert ok is None and np.array_equal(solved, y)
+
+
+def test_solve_line_detects_inconsistent_counts_when_singular():
+    _, ok = algebra.solve_line(np.array([[1], [2]]))  # T_2 = [[1, 1], [1, 1]]: both sums must agree
+    assert not ok.any()
+
+
+def _all_statuses(shape):
+    rows, cols = shape
+    n = rows * cols
+    fields = ((np.arange(2**n)[:, None] >> np.arange(n)) & 1).astype(bool).reshape(-1, rows, cols)
+    groups: dict[bytes, list[np.ndarray]] = {}
+    for f in fields:
+        groups.setdefault(status(f).tobytes(), []).append(f)
+    return groups
+
+
+@pytest.mark.parametrize("shape", [(r, c) for r in range(1, 6) for c in range(1, 6) if r * c <= 12])
+def test_every_status_of_small_shapes_against_brute_force(shape):
+    for key, fields in _all_statuses(shape).items():
+        clues = np.frombuffer(key, dtype=np.uint8).reshape(shape)
+        result = algebra.solve(make_problem(clues), limit=10_000)
+        assert result.count_exact and result.solution_count == len(fields)
+        assert keys(result.solutions) == keys(fields)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (2, 8), (8, 2), (3, 5), (5, 3)])
+def test_inconsistent_statuses_against_brute_force(shape):
+    rng = np.random.default_rng(sum(shape))
+    for _ in range(40):
+        clues = np.minimum(rng.integers(0, 5, shape), status(np.ones(shape, bool))).astype(np.uint8)
+        expected = brute_force(clues)
+        result = algebra.solve(make_problem(clues), limit=10_000)
+        assert keys(result.solutions) == expected and result.solution_count == len(expected)
+        if not expected:
+            assert result.verdict is Verdict.NONE and result.reason
+
+
+@pytest.mark.parametrize("shape", [(4, 5), (5, 4), (5, 5)])
+def test_every_grid_up_to_5x5_counts_match_enumeration(shape):
+    rng = np.random.default_rng(shape[0] * 7 + shape[1])
+    for _ in range(150):
+        field = rng.random(shape) < rng.uniform(0.05, 0.95)
+        problem = make_problem(status(field))
+        a = algebra.solve(problem, limit=100_000)
+        b = backtrack.solve(problem, limit=100_000)
+        assert a.solution_count == b.solution_count and keys(a.solutions) == keys(b.solutions)
+
+
+def test_thousands_of_random_grids_of_every_size_class_against_search():
+    rng = np.random.default_rng(2026)
+    classes = set()
+    for _ in range(1200):
+        rows, cols = int(rng.integers(1, 10)), int(rng.integers(1, 10))
+        classes.add((rows % 3 == 2) + (cols % 3 == 2))
+        field = rng.random((rows, cols)) < rng.uniform(0, 1)
+        problem = make_problem(status(field))
+        a = algebra.solve(problem, limit=3000)
+        b = backtrack.solve(problem, limit=3000)
+        assert a.count_exact and b.count_exact
+        assert a.solution_count == b.solution_count
+        assert keys(a.solutions) == keys(b.solutions)
+        assert field.tobytes() in keys(a.solutions)
+    assert classes == {0, 1, 2}
+
+
+@pytest.mark.parametrize("shape", [(8, 8), (5, 11), (11, 5), (2, 8)])
+def test_larger_counts_match_milp_enumeration(shape):
+    rng = np.random.default_rng(shape[1])
+    for _ in range(3):
+        field = rng.random(shape) < 0.3
+        problem = make_problem(status(field))
+        a = algebra.solve(problem, limit=200)
+        m = milp.solve(problem, limit=200)
+        if m.count_exact:
+            assert a.solution_count == m.solution_count and keys(a.solutions) == keys(m.solutions)
+
+
+def _flippable(rows, cols, rng):
+    """A field in which every column can flip along the null pattern of T_rows."""
+    field = rng.random((rows, cols)) < 0.5
+    v = algebra.null_pattern(rows)
+    field[v == 1] = False
+    field[v == -1] = True
+    return field
+
+
+def test_exact_count_is_a_big_integer():
+    field = _flippable(200, 199, np.random.default_rng(1))  # 200 = 2 (mod 3), 199 = 1
+    result = algebra.solve(make_problem(status(field)), limit=3)
+    assert result.count_exact and result.solution_count == 2**199
+    assert len(result.solutions) == 3 and all(np.array_equal(status(s), status(field)) for s in result.solutions)
+
+
+def test_transposed_lines_case():
+    field = _flippable(5, 7, np.random.default_rng(2)).T  # 7 x 5: the rows flip
+    result = algebra.solve(make_problem(status(field)), limit=1000)
+    assert result.solution_count == 2**7 == backtrack.solve(make_problem(status(field)), limit=1000).solution_count
+
+
+def test_both_sides_singular_with_many_solutions():
+    field = _flippable(8, 8, np.random.default_rng(3))
+    a = algebra.solve(make_problem(status(field)), limit=10_000)
+    b = backtrack.solve(make_problem(status(field)), limit=10_000)
+    assert a.solution_count == b.solution_count >= 8 and keys(a.solutions) == keys(b.solutions)
+
+
+def test_partial_status_is_not_for_algebra():
+    with pytest.raises(algebra.NotApplicable):
+        algebra.solve(make_problem(np.zeros((2, 2), np.uint8), np.eye(2, dtype=bool)))
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (2, 7), (8, 4), (4, 4)])
+def test_probabilities_are_exact_fractions_of_the_enumerated_solutions(shape):
+    rng = np.random.default_rng(sum(shape))
+    for _ in range(5):
+        field = rng.random(shape) < 0.5
+        problem = make_problem(status(field))
+        counted = count_solutions(problem, probabilities=True)
+        solutions = backtrack.solve(problem, limit=10_000).solutions
+        mean = np.mean(solutions, axis=0)
+        assert counted.exact and counted.count == len(solutions)
+        for r in range(shape[0]):
+            for c in range(shape[1]):
+                assert counted.probabilities[r][c] == Fraction(int(round(mean[r, c] * len(solutions))), len(solutions))
+
+
+def test_count_partial_status_by_enumeration_and_limit():
+    problem = make_problem(np.zeros((3, 3), np.uint8), np.zeros((3, 3), bool))
+    assert count_solutions(problem).count == 512
+    stopped = count_solutions(problem, limit=100)
+    assert not stopped.exact and stopped.count == 100 and "lower bound" in stopped.reason
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+def test_count_cli_text_and_json(tmp_path):
+    field = _flippable(5, 4, np.random.default_rng(4))
+    path = tmp_path / "s.txt"
+    path.write_text("".join("".join(map(str, row)) + "\n" for row in status(field)))
+    code, out, err = run("count", str(path), "--probabilities")
+    assert code == 3 and out.splitlines()[0] == "16 solutions"
+    grid = [line.split() for line in out.splitlines()[1:]]
+    assert len(grid) == 5 and all(len(row) == 4 for row in grid)
+    assert "cells are certain" in err
+    code, out, _ = run("count", str(path), "--probabilities", "--json")
+    data = json.loads(out)
+    assert data["count"] == 16 and data["count_exact"] and len(data["probabilities"]) == 5
+    assert all(Fraction(p) in (0, 1, Fraction(1, 2)) for row in data["probabilities"] for p in row)
+
+
+def test_count_cli_exit_codes(tmp_path):
+    path = tmp_path / "none.txt"
+    path.write_text("1111\n1111\n1110\n")
+    code, out, _ = run("count", str(path))
+    assert code == 1 and out == "0 solutions\n"
+    path.write_text("????\n????\n")
+    code, out, _ = run("count", str(path), "--limit", "10")
+    assert code == 4 and out == "at least 10 solutions\n"
+
+
+def test_solve_uses_algebra_first_on_full_status():
+    field = random_field(30, 32, 30, np.random.default_rng(5))
+    from recon import solve
+
+    result = solve(status(field))
+    assert list(result.engines)[0] == "algebra" and result.verdict is Verdict.UNIQUE
