@@ -14,6 +14,7 @@ Several fields are written one after another, separated by one blank line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,7 @@ NO_CLUE_CHARS = "?.-"
 MINE_CHARS = "x*#1X"
 EMPTY_CHARS = "_.0"
 _WHITESPACE = " \t\f\v"
+_INNER_SPACE = re.compile(r"[ \t\f\v]")
 
 
 class FormatError(ValueError):
@@ -147,7 +149,7 @@ def _read_grid(data: bytes | str, path: str, grammar: _Grammar) -> tuple[np.ndar
         rows.append((number, len(line) - len(stripped), stripped))
     if not rows:
         raise FormatError(path, 1, 1, f"expected a {grammar.what} grid, got no rows (the input is empty or only comments)")
-    tokens = any(any(ch in _WHITESPACE for ch in content) for _, _, content in rows)
+    tokens = any(_INNER_SPACE.search(content) for _, _, content in rows)
     parse = _parse_tokens if tokens else _parse_chars
     parsed = [parse(content, offset, grammar, path, number) for number, offset, content in rows]
     width = parsed[0].size

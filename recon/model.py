@@ -21,21 +21,26 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-#: The window of a cell, as (row, col) offsets. The only definition of "neighbourhood" in recon.
-WINDOW: tuple[tuple[int, int], ...] = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+#: The 1-D window: a cell and its neighbours on either side along one axis. The 3x3 window is
+#: this along rows times this along columns; it is the only definition of "neighbourhood" in recon.
+LINE: tuple[int, ...] = (-1, 0, 1)
+#: The 3x3 window of a cell, as (row, col) offsets.
+WINDOW: tuple[tuple[int, int], ...] = tuple((dr, dc) for dr in LINE for dc in LINE)
 
 
-def _shifted_pairs(shape: tuple[int, int], dr: int, dc: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
-    """Return slices (target, source) so that target cell (r, c) reads source cell (r+dr, c+dc)."""
-    rows, cols = shape
-
-    def axis(n: int, d: int) -> tuple[slice, slice]:
-        if d >= 0:
-            return slice(0, max(n - d, 0)), slice(d, n)
-        return slice(-d, n), slice(0, max(n + d, 0))
-
-    (tr, sr), (tc, sc) = axis(rows, dr), axis(cols, dc)
-    return (tr, tc), (sr, sc)
+def line_sums(a: np.ndarray, axis: int) -> np.ndarray:
+    """Return, for each entry, the sum over its 1-D window along an axis (zeros past the ends)."""
+    out = a.copy()
+    n = a.shape[axis]
+    for d in LINE:
+        if d == 0 or n <= abs(d):
+            continue
+        target = [slice(None)] * a.ndim
+        source = [slice(None)] * a.ndim
+        target[axis] = slice(max(-d, 0), n - max(d, 0))
+        source[axis] = slice(max(d, 0), n - max(-d, 0))
+        out[tuple(target)] += a[tuple(source)]
+    return out
 
 
 def status(field: np.ndarray) -> np.ndarray:
@@ -43,12 +48,14 @@ def status(field: np.ndarray) -> np.ndarray:
     field = np.asarray(field)
     if field.ndim != 2:
         raise ValueError(f"field must be a 2-D array, got {field.ndim} dimension(s)")
-    mines = field.astype(np.uint8, copy=False)
-    counts = np.zeros(field.shape, dtype=np.uint8)
-    for dr, dc in WINDOW:
-        target, source = _shifted_pairs(field.shape, dr, dc)
-        counts[target] += mines[source]
-    return counts
+    return line_sums(line_sums(field.astype(np.uint8), 0), 1)
+
+
+def line_matrix(k: int) -> sp.csr_array:
+    """Return T_k, the k x k matrix of the 1-D window (tridiagonal ones), as a sparse matrix."""
+    rows = np.concatenate([np.arange(max(-d, 0), k - max(d, 0)) for d in LINE])
+    cols = np.concatenate([np.arange(max(d, 0), k - max(-d, 0)) for d in LINE])
+    return sp.csr_array((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(k, k))
 
 
 def window_sizes(shape: tuple[int, int]) -> np.ndarray:
@@ -60,20 +67,11 @@ def constraint_matrix(shape: tuple[int, int], known: np.ndarray | None = None) -
     """Return the sparse 0/1 matrix A with A @ field.ravel() == status(field)[known].
 
     Row k belongs to the k-th known cell in row-major order; column j to cell j of the field.
-    Built from the same WINDOW offsets as `status`.
+    A = T_rows (x) T_cols, the Kronecker product of the 1-D windows, because
+    status(X) = T_rows X T_cols.
     """
     rows, cols = shape
-    index = np.arange(rows * cols, dtype=np.int64).reshape(shape)
-    r_parts, c_parts = [], []
-    for dr, dc in WINDOW:
-        target, source = _shifted_pairs(shape, dr, dc)
-        r_parts.append(index[target].ravel())
-        c_parts.append(index[source].ravel())
-    r = np.concatenate(r_parts)
-    c = np.concatenate(c_parts)
-    matrix = sp.csr_array(
-        (np.ones(r.size, dtype=np.int8), (r, c)), shape=(rows * cols, rows * cols)
-    )
+    matrix = sp.csr_array(sp.kron(line_matrix(rows), line_matrix(cols), format="csr"))
     if known is not None:
         matrix = matrix[np.flatnonzero(np.asarray(known).ravel())]
     return matrix

@@ -118,3 +118,11 @@ def test_make_problem_ignores_values_under_unknown_cells():
     problem = make_problem(np.array([[0, 99]]), np.array([[True, False]]))
     assert problem.clues.tolist() == [[0, 0]]
     assert not problem.is_full
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8])
+def test_line_matrix_is_the_1d_window(k):
+    from recon.model import line_matrix, line_sums
+
+    assert np.array_equal(line_matrix(k).toarray(), line_sums(np.eye(k, dtype=int), 0))
+    assert np.array_equal(line_matrix(k).toarray(), tridiagonal_ones(k))

@@ -39,14 +39,23 @@ class NotApplicable(ValueError):
 
 def null_pattern(k: int) -> np.ndarray:
     """Return h_k = (1, -1, 0, 1, -1, 0, ...) of length k (T_k h = 0 when k = 2 mod 3)."""
-    return np.resize(np.array([1, -1, 0], dtype=np.int64), k)
+    return np.resize(np.array([1, -1, 0], dtype=np.int32), k)
+
+
+def k_fits(s: np.ndarray) -> bool:
+    """Can the chain of s be computed in int32 without overflow?"""
+    if s.size == 0:
+        return True
+    return (s.shape[0] + 3) * max(int(np.abs(s).max()), 1) * 2 < 2**31
 
 
 def chain(s: np.ndarray) -> np.ndarray:
     """Solve T y = s down axis 0 with y_0 = 0; return y_0..y_k (k + 1 rows, the last must be 0)."""
-    s = np.asarray(s, dtype=np.int64)
+    s = np.asarray(s)
+    # int32 is exact here: |y| <= 9 k / 3 + 9 for counts 0..9, far below 2**31 for any grid in memory
+    s = s.astype(np.int32 if s.dtype.itemsize <= 4 and k_fits(s) else np.int64, copy=False)
     k = s.shape[0]
-    y = np.zeros((k + 1, *s.shape[1:]), dtype=np.int64)
+    y = np.zeros((k + 1, *s.shape[1:]), dtype=s.dtype)
     if k >= 1:
         y[1] = s[0]
     step = np.diff(s, axis=0)  # step[t - 2] = s_(t-1) - s_(t-2) moves y_(t-3) to y_t, t = 2..k
@@ -96,7 +105,7 @@ class Solutions:
     # -- construction ------------------------------------------------------------------
     def _build(self) -> None:
         rows, cols = self.problem.shape
-        s = self.problem.clues.astype(np.int64)
+        s = self.problem.clues.astype(np.int32)
         n2, m2 = rows % 3 == 2, cols % 3 == 2
         if not n2 and not m2:
             self.kind = "invertible"
