@@ -197,12 +197,29 @@ def build_parser() -> argparse.ArgumentParser:
 # ----------------------------------------------------------------------------- files
 
 
+#: The largest input read (about 16,000 x 16,000 cells); beyond it recon refuses before reading.
+MAX_INPUT_BYTES = 256 * 2**20
+
+
+def _too_large(name: str, size: int) -> UsageError:
+    return UsageError(
+        f"{name} is {size / 2**20:.0f} MiB; recon reads status files up to {MAX_INPUT_BYTES // 2**20} MiB "
+        "(about 16,000 x 16,000 cells) so that it never runs out of memory half way"
+    )
+
+
 def read_input(path: str) -> tuple[bytes, str]:
     """Return the bytes of a file (or of stdin for '-') and the name to use in messages."""
     if path == "-":
-        return sys.stdin.buffer.read(), "<stdin>"
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise _too_large("<stdin>", len(data))
+        return data, "<stdin>"
     try:
         with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_INPUT_BYTES:
+                raise _too_large(path, size)
             return handle.read(), path
     except OSError as err:
         raise UsageError(f"cannot read {path!r}: {err.strerror or err}") from None

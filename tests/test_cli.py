@@ -279,3 +279,13 @@ def test_explain_bad_input_is_exit_2(tmp_path):
     path.write_text("12\n3\n")
     code, _, err = run("explain", str(path))
     assert code == 2 and err.startswith(f"{path}:2:2:")
+
+
+def test_input_too_large_is_refused_before_reading(tmp_path, monkeypatch):
+    import recon.cli as cli
+
+    monkeypatch.setattr(cli, "MAX_INPUT_BYTES", 10)
+    path = tmp_path / "big.txt"
+    path.write_text("0000\n0000\n0000\n")
+    code, _, err = run("solve", str(path))
+    assert code == 2 and "recon reads status files up to" in err

@@ -60,11 +60,12 @@ def chain(s: np.ndarray) -> np.ndarray:
         y[1] = s[0]
     step = np.diff(s, axis=0)  # step[t - 2] = s_(t-1) - s_(t-2) moves y_(t-3) to y_t, t = 2..k
     for r, start in ((2, 2), (0, 3), (1, 4)):  # class r is started by y_-1 = 0, y_0, y_1
-        idx = np.arange(start, k + 1, 3)
-        if idx.size == 0:
+        if start > k:
             continue
-        base = 0 if r == 2 else y[r]
-        y[idx] = base + np.cumsum(step[idx - 2], axis=0)
+        target = y[start::3]  # a strided view: y_start, y_(start+3), ...
+        np.cumsum(step[start - 2 :: 3], axis=0, out=target)
+        if r != 2:
+            target += y[r]
     return y
 
 
