@@ -53,17 +53,20 @@ def chain(s: np.ndarray) -> np.ndarray:
     """Solve T y = s down axis 0 with y_0 = 0; return y_0..y_k (k + 1 rows, the last must be 0)."""
     s = np.asarray(s)
     # int32 is exact here: |y| <= 9 k / 3 + 9 for counts 0..9, far below 2**31 for any grid in memory
-    s = s.astype(np.int32 if s.dtype.itemsize <= 4 and k_fits(s) else np.int64, copy=False)
+    # C order: the cumsums below run down axis 0, which is cache-friendly only for rows in memory
+    s = np.ascontiguousarray(s, dtype=np.int32 if s.dtype.itemsize <= 4 and k_fits(s) else np.int64)
     k = s.shape[0]
     y = np.zeros((k + 1, *s.shape[1:]), dtype=s.dtype)
     if k >= 1:
         y[1] = s[0]
-    step = np.diff(s, axis=0)  # step[t - 2] = s_(t-1) - s_(t-2) moves y_(t-3) to y_t, t = 2..k
-    for r, start in ((2, 2), (0, 3), (1, 4)):  # class r is started by y_-1 = 0, y_0, y_1
+    # y_t = y_(t-3) + s_(t-1) - s_(t-2) for t = 2..k; class r is started by y_-1 = 0, y_0, y_1
+    for r, start in ((2, 2), (0, 3), (1, 4)):
         if start > k:
             continue
         target = y[start::3]  # a strided view: y_start, y_(start+3), ...
-        np.cumsum(step[start - 2 :: 3], axis=0, out=target)
+        rows = target.shape[0]
+        np.subtract(s[start - 1 :: 3][:rows], s[start - 2 :: 3][:rows], out=target)
+        np.cumsum(target, axis=0, out=target)
         if r != 2:
             target += y[r]
     return y

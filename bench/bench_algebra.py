@@ -1,0 +1,103 @@
+"""Benchmark: the exact algebra engine on large full status grids, and against the other engines.
+
+    python bench/bench_algebra.py
+
+Tables (medians over --repeats runs, all measured in this run):
+1. Engine alone and `recon solve` end to end (parse, solve, verdict, verify, write; through
+   recon.cli.main in this process, plus one subprocess run that includes interpreter start-up),
+   P = 30 %, 500x500 to 4000x4000, with the time ratio for every 4x the cells.
+2. At 200x200: algebra against backtracking and MILP on the same inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from recon import format_status, make_problem, random_field, status
+from recon.cli import main
+from recon.engines import ENGINES
+
+
+def median_time(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main_bench(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--series", type=str, nargs="+", default=["501,1002,2004,4008", "500,998,2000,3998"],
+                        help="comma-separated sizes; growth ratios are taken within a series (same size class)")
+    parser.add_argument("--skip-compare", action="store_true")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--p", type=float, default=30)
+    args = parser.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp(prefix="recon-bench-"))
+
+    print(f"## Full status, P = {args.p:g} %, median of {args.repeats}\n")
+    print("| size | size mod 3 | engine s | x per 4x cells | solve end to end s | x per 4x cells | subprocess s | max RSS MB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for series in args.series:
+        previous = None
+        for n in [int(x) for x in series.split(",")]:
+            field = random_field(n, n, args.p, np.random.default_rng(n))
+            problem = make_problem(status(field))
+            path = tmp / f"s{n}.txt"
+            path.write_text(format_status(problem.clues))
+            out = tmp / f"o{n}.txt"
+            engine = median_time(lambda: ENGINES["algebra"](problem, limit=2), args.repeats)
+            e2e = median_time(
+                lambda: main(["solve", str(path), "--out", str(out), "-q"], stdout=io.StringIO(), stderr=io.StringIO()),
+                args.repeats,
+            )
+            start = time.perf_counter()
+            # /usr/bin/time reports the child's own peak memory (a forked child's ru_maxrss would
+            # include this benchmark's memory at the fork)
+            timer = ["/usr/bin/time", "-f", "%M"] if Path("/usr/bin/time").exists() else []
+            proc = subprocess.run(
+                [*timer, sys.executable, "-m", "recon", "solve", str(path), "--out", str(out), "-q"],
+                capture_output=True, text=True,
+            )
+            sub = time.perf_counter() - start
+            rss = int(proc.stderr.strip().splitlines()[-1]) // 1024 if timer else -1
+            assert proc.returncode in (0, 3), proc.stderr
+            grow_e = f"{engine / previous[0]:.2f}" if previous else ""
+            grow_s = f"{e2e / previous[1]:.2f}" if previous else ""
+            print(f"| {n}x{n} | {n % 3} | {engine:.3f} | {grow_e} | {e2e:.3f} | {grow_s} | {sub:.2f} | {rss} |", flush=True)
+            previous = (engine, e2e)
+
+    if args.skip_compare:
+        return
+    print("\n## 200x200 full status: algebra against the other engines (median over seeds, same inputs)\n")
+    print("| size | P % | algebra s | backtrack s | milp s | backtrack / algebra | milp / algebra |")
+    print("|---|---|---|---|---|---|---|")
+    for shape in ((200, 200), (201, 201), (199, 200)):
+        for p in (10, 30, 50):
+            t = {name: [] for name in ("algebra", "backtrack", "milp")}
+            for seed in range(args.repeats):
+                problem = make_problem(status(random_field(*shape, p, np.random.default_rng(seed))))
+                for name in t:
+                    t[name].append(median_time(lambda: ENGINES[name](problem, limit=2), 1))
+            m = {k: statistics.median(v) for k, v in t.items()}
+            print(
+                f"| {shape[0]}x{shape[1]} | {p} | {m['algebra']:.4f} | {m['backtrack']:.4f} | {m['milp']:.4f} | "
+                f"{m['backtrack'] / m['algebra']:.0f}x | {m['milp'] / m['algebra']:.0f}x |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main_bench()
