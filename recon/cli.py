@@ -161,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     c.add_argument("--limit", metavar="N", type=_whole("N", 1), default=100_000, help="enumerate at most N solutions of a partial status (default: 100000)")
     c.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="stop enumerating after SECONDS")
+    c.add_argument("--picture", metavar="PICTURE", help="also draw the probabilities as a heat map (.png or .svg; needs recon[plot])")
 
     r = commands.add_parser(
         "render",
@@ -444,10 +445,13 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Count the solutions of a status file."""
     from .count import count_solutions
 
+    if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
+        raise UsageError(f"--picture must name a .png or .svg file, got {args.picture!r}")
     data, name = read_input(args.file)
     clues, known = parse_status(data, name)
     problem = make_problem(clues, known)
-    counted = count_solutions(problem, probabilities=args.probabilities, limit=args.limit, time_limit=args.time_limit)
+    want = args.probabilities or bool(args.picture)
+    counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=args.time_limit)
     probs = counted.probabilities
     certain_mines = certain_empty = None
     if probs is not None:
@@ -464,7 +468,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             "reason": counted.reason,
             "seconds": round(counted.seconds, 6),
         }
-        if args.probabilities:
+        if want:
             payload["probabilities"] = None if probs is None else [[str(p) for p in row] for row in probs]
             payload["certain_mines"] = certain_mines
             payload["certain_empty"] = certain_empty
@@ -472,9 +476,20 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     else:
         noun = "solution" if counted.count == 1 else "solutions"
         text = f"{counted.count} {noun}\n" if counted.exact else f"at least {counted.count} {noun}\n"
-        if probs is not None:
+        if probs is not None and args.probabilities:
             text += "".join(" ".join(f"{float(p):.2f}" for p in row) + "\n" for row in probs)
     emit(text, args.out, stdout)
+    if args.picture:
+        from . import render
+
+        if probs is None:
+            raise UsageError("no picture: the probabilities need an exact count" + (f" ({counted.reason})" if counted.reason else ""))
+        grid = np.array([[float(p) for p in row] for row in probs])
+        try:
+            size = render.draw_probabilities(args.picture, problem, grid, f"mine probability over {counted.count} solutions")
+        except render.MissingDependency as err:
+            raise UsageError(str(err)) from None
+        stderr.write(f"wrote {args.picture} ({size[0]}x{size[1]} px)\n")
     summary = f"{'exact' if counted.exact else 'lower bound'}, by {counted.method}; {counted.seconds:.3g} s"
     if counted.reason:
         summary += f"; {counted.reason}"

@@ -149,3 +149,35 @@ def figure(
         if titles and i < len(titles):
             ax.set_title(titles[i], fontsize=9)
     return fig
+
+
+def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray, title: str) -> tuple[int, int]:
+    """Draw each cell's mine probability as a heat map (white 0 .. dark red 1), clues written in."""
+    plt = _pyplot()
+    from matplotlib.patches import Rectangle
+
+    rows, cols = problem.shape
+    width, height = _figure_inches(problem.shape, 1)
+    fig = plt.figure(figsize=(width, height), dpi=DPI)
+    ax = fig.add_axes((MARGIN_INCHES / width, MARGIN_INCHES / height, cols * CELL_INCHES / width, rows * CELL_INCHES / height))
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    cmap = plt.get_cmap("Reds")
+    for r in range(rows):
+        for c in range(cols):
+            p = float(probabilities[r, c])
+            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=cmap(p), edgecolor="#999999", linewidth=0.6))
+            label = str(int(problem.clues[r, c])) if problem.known[r, c] else ""
+            if 0 < p < 1:
+                label = f"{p:.2f}".lstrip("0") if not label else label
+            if label:
+                ax.text(c + 0.5, r + 0.55, label, ha="center", va="center", fontsize=8,
+                        color="white" if p > 0.6 else "black")
+    ax.set_title(title, fontsize=9)
+    try:
+        write_atomically(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format=os.path.splitext(path)[1].lstrip(".").lower() or "png"))
+    finally:
+        plt.close(fig)
+    return picture_size(problem.shape, 1)

@@ -73,3 +73,18 @@ def test_render_without_matplotlib_says_how_to_install(tmp_path, monkeypatch):
 def test_render_refuses_other_formats(tmp_path):
     code, _, err = run("render", str(DATA / "seed-3x3.txt"), "--out", str(tmp_path / "x.jpg"))
     assert code == 2 and "--out must name a .png or .svg file" in err
+
+
+def test_count_heat_map_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "heat.png"
+    code, out, err = run("count", str(DATA / "seed-5x5.txt"), "--picture", str(target))
+    assert code == 3 and out == "2 solutions\n"
+    assert png_size(target) == picture_size((5, 5), 1)
+
+
+def test_count_heat_map_needs_an_exact_count(tmp_path):
+    status_file = tmp_path / "s.txt"
+    status_file.write_text("???\n???\n")
+    code, _, err = run("count", str(status_file), "--limit", "5", "--picture", str(tmp_path / "h.png"))
+    assert code == 2 and "need an exact count" in err
