@@ -67,24 +67,43 @@ def _whole(name: str, low: int, high: int | None = None):
     return parse
 
 
-def _percent(text: str) -> float:
+def _number(text: str) -> float:
+    """Read a finite number, or NaN when the text is not one."""
     try:
         value = float(text)
     except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not 0 <= value <= 100:
+        return math.nan
+    return value if math.isfinite(value) else math.nan
+
+
+def _percent(text: str) -> float:
+    value = _number(text)
+    if not 0 <= value <= 100:  # False for NaN too
         raise argparse.ArgumentTypeError(f"P must be a percentage from 0 to 100, got {text!r}")
     return value
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
+    value = _number(text)
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"SECONDS must be a positive number, got {text!r}")
     return value
+
+
+def _command(commands, name: str, help: str, description: str, file_help: str) -> argparse.ArgumentParser:
+    """Add a subcommand that reads FILE, with the exit codes in its help."""
+    parser = commands.add_parser(
+        name,
+        help=help,
+        description=description,
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", metavar="FILE", help=file_help)
+    return parser
+
+
+STATUS_FILE = "status file, or - for standard input"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,15 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"recon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = commands.add_parser(
+    p = _command(
+        commands,
         "solve",
-        help="reconstruct the field(s) of a status file",
-        description="Reconstruct every field whose status matches FILE, prove whether it is the only one, "
+        "reconstruct the field(s) of a status file",
+        "Reconstruct every field whose status matches FILE, prove whether it is the only one, "
         "and print the solutions (x = mine, _ = empty).",
-        epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        STATUS_FILE,
     )
-    p.add_argument("file", metavar="FILE", help="status file, or - for standard input")
     p.add_argument(
         "--engine",
         choices=ENGINE_CHOICES,
@@ -131,31 +149,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="also run trimming and print its deductions (on stderr; in the JSON object with --json)",
     )
 
-    e = commands.add_parser(
+    e = _command(
+        commands,
         "explain",
-        help="print the equations and the deductions that solve a status file",
-        description="Write one equation per clue, then one line per deduction of the trimming rules "
+        "print the equations and the deductions that solve a status file",
+        "Write one equation per clue, then one line per deduction of the trimming rules "
         "(rule, equations used, cells fixed), the difficulty grade, and what a search decided where "
         "trimming stops short.",
-        epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        STATUS_FILE,
     )
-    e.add_argument("file", metavar="FILE", help="status file, or - for standard input")
     e.add_argument("--json", action="store_true", help="print the trace as one JSON object")
     e.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
     e.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to show (default: 2)")
     e.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
 
-    c = commands.add_parser(
+    c = _command(
+        commands,
         "count",
-        help="count the fields that match a status exactly, with per-cell mine probabilities",
-        description="Print the exact number of fields whose status matches FILE (a full status is counted "
+        "count the fields that match a status exactly, with per-cell mine probabilities",
+        "Print the exact number of fields whose status matches FILE (a full status is counted "
         "by exact algebra, however large the number; a partial one by enumeration up to --limit). "
         "--probabilities adds, per cell, the fraction of those fields with a mine there.",
-        epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        STATUS_FILE,
     )
-    c.add_argument("file", metavar="FILE", help="status file, or - for standard input")
     c.add_argument("--probabilities", action="store_true", help="print each cell's mine probability")
     c.add_argument("--json", action="store_true", help="print one JSON object (exact fractions)")
     c.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
@@ -163,16 +179,15 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="stop enumerating after SECONDS")
     c.add_argument("--picture", metavar="PICTURE", help="also draw the probabilities as a heat map (.png or .svg; needs recon[plot])")
 
-    r = commands.add_parser(
+    r = _command(
+        commands,
         "render",
-        help="draw a status file and its solutions as a PNG or SVG picture (needs recon[plot])",
-        description="Solve FILE and draw its clues and solutions: mines dark, clues in their cells, cells "
+        "draw a status file and its solutions as a PNG or SVG picture (needs recon[plot])",
+        "Solve FILE and draw its clues and solutions: mines dark, clues in their cells, cells "
         "fixed by trimming shaded by the step that fixed them, cells where solutions differ outlined "
         "in red. With --field, FILE is a field to draw with its counts.",
-        epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "status file (or field file with --field), or - for standard input",
     )
-    r.add_argument("file", metavar="FILE", help="status file (or field file with --field), or - for standard input")
     r.add_argument("--out", metavar="PICTURE", required=True, help="the picture to write: .png or .svg")
     r.add_argument("--field", action="store_true", help="FILE is a field (x = mine), not a status")
     r.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to draw (default: 2)")

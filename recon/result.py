@@ -19,6 +19,15 @@ class Verdict(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @classmethod
+    def of_search(cls, found: int, exhausted: bool) -> "Verdict":
+        """Return the verdict of an enumeration that found this many solutions and did or did not finish."""
+        if found >= 2:
+            return cls.MULTIPLE
+        if exhausted:
+            return cls.UNIQUE if found == 1 else cls.NONE
+        return cls.UNDECIDED
+
 
 @dataclass
 class Result:

@@ -291,19 +291,14 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) 
     except TimeUp:
         pass
     seconds = time.perf_counter() - start
+    verdict = Verdict.of_search(len(solutions), exhausted)
     reason = None
-    if exhausted and not solutions:
-        verdict = Verdict.NONE
+    if verdict is Verdict.NONE:
         if search.conflict is not None and search.nodes == 0:
             reason = search.describe_conflict(search.conflict)
         else:
             reason = "every way of placing the mines breaks some clue (search exhausted)"
-    elif len(solutions) >= 2:
-        verdict = Verdict.MULTIPLE
-    elif exhausted:
-        verdict = Verdict.UNIQUE
-    else:
-        verdict = Verdict.UNDECIDED
+    elif verdict is Verdict.UNDECIDED:
         reason = f"time limit of {time_limit:g} s reached after {search.nodes} nodes"
     stats = {
         "nodes": search.nodes,

@@ -94,15 +94,10 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) 
             timed_out = True
             break
     seconds = time.perf_counter() - start
+    verdict = Verdict.of_search(len(solutions), exhausted)
     reason = None
-    if exhausted and not solutions:
-        verdict = Verdict.NONE
+    if verdict is Verdict.NONE:
         reason = "the MILP solver proved the clues infeasible"
-    elif len(solutions) >= 2:
-        verdict = Verdict.MULTIPLE
-    elif exhausted:
-        verdict = Verdict.UNIQUE
-    else:
-        verdict = Verdict.UNDECIDED
-        reason = f"time limit of {time_limit:g} s reached" if timed_out else None
+    elif verdict is Verdict.UNDECIDED and timed_out:
+        reason = f"time limit of {time_limit:g} s reached"
     return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason)
