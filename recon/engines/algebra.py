@@ -161,30 +161,28 @@ class Solutions:
             return
         v, w = null_pattern(rows), null_pattern(cols)
         # Each row of Y must be in the range of T_cols: chain end q(p_i) + v_i q(a) = 0.
-        ends = chain(p.T)[cols]  # q(p_i) for every row i
+        rows_chain = chain(p.T)  # row i of p solved along the columns; its last entry is q(p_i)
+        ends = rows_chain[cols]
         fixed_rows = v == 0
         if (ends[fixed_rows] != 0).any():
             i = int(np.flatnonzero(fixed_rows & (ends != 0))[0])
             self._none(f"row {i + 1}: the counts are inconsistent with any field")
             return
-        need = -ends[~fixed_rows] * v[~fixed_rows]  # the value q(a) must take, per row
+        need = -ends[~fixed_rows].astype(np.int64) * v[~fixed_rows]  # the value q(a) must take, per row
         if need.size and (need != need[0]).any():
             self._none("the row and column sums of the counts are inconsistent with any field")
             return
-        c = int(need[0]) if need.size else 0
-        a = np.zeros(cols, dtype=np.int64)
-        unit = np.zeros(cols, dtype=np.int64)
-        unit[cols - 1] = 1
-        q_unit = int(chain(unit[:, None])[cols, 0])  # q(e_last) = +-1
-        a[cols - 1] = c * q_unit
-        y = p + np.outer(v, a)
-        x0 = chain(y.T)[:cols].T
+        # Choosing a = c e_last (q(e_last) = 1) makes every row consistent. e_last only enters the
+        # chain's final condition, so the particular solution itself is rows_chain[:cols]: no
+        # second pass is needed.
+        x0 = np.ascontiguousarray(rows_chain[:cols].T)
+        del rows_chain
         self.x0, self.v, self.w = x0, v, w
         # Cells outside every null line are fixed.
-        both = (v == 0)[:, None] & (w == 0)[None, :]
-        bad = np.argwhere(both & (x0 != 0) & (x0 != 1))
+        corner = x0[np.ix_(v == 0, w == 0)]
+        bad = np.argwhere((corner != 0) & (corner != 1))
         if bad.size:
-            r, cc = (int(t) for t in bad[0])
+            r, cc = (int(np.flatnonzero(v == 0)[bad[0][0]]), int(np.flatnonzero(w == 0)[bad[0][1]]))
             self._none(f"{cell_name(r, cc)} would have to hold {int(x0[r, cc])} mines")
             return
         # Free lines: a_j for w_j = 0 (columns), b_i for v_i = 0 (rows).
@@ -222,16 +220,17 @@ class Solutions:
     @staticmethod
     def _free_options(x0: np.ndarray, v: np.ndarray, free: np.ndarray, axis: int) -> dict[int, list[int]]:
         """For each free line j (v-pattern down the line), the values t with x0[:, j] + t v in {0, 1}."""
-        out = {}
-        for j in np.flatnonzero(free):
-            col = x0[:, j]
-            vals = []
-            for t in (-int(col[0]), 1 - int(col[0])):  # v_0 = 1: the first cell decides t's two options
-                z = col + t * v
-                if ((z == 0) | (z == 1)).all():
-                    vals.append(t)
-            out[int(j)] = vals
-        return out
+        lines = np.flatnonzero(free)
+        cols = x0[:, lines]
+        options = {int(j): [] for j in lines}
+        for shift in (0, 1):  # v_0 = 1: the first cell decides t's two candidates
+            t = shift - cols[0]
+            z = cols + np.outer(v, t)
+            ok = ((z == 0) | (z == 1)).all(axis=0)
+            for j, good, value in zip(lines, ok, t):
+                if good:
+                    options[int(j)].append(int(value))
+        return options
 
     def _count_groups(self) -> tuple[list[dict], bool]:
         """Split the open coupled variables into independent groups and enumerate each."""
@@ -342,8 +341,8 @@ class Solutions:
         for pick in _product_indices([len(c[2]) for c in choices]):
             if produced >= limit:
                 return
-            a = np.zeros(len(self.w), dtype=np.int64)
-            b = np.zeros(len(self.v), dtype=np.int64)
+            a = np.zeros(len(self.w), dtype=self.x0.dtype)
+            b = np.zeros(len(self.v), dtype=self.x0.dtype)
             A = lo_a.copy()
             G = lo_g.copy()
             for (kind, idx, options), k in zip(choices, pick):
@@ -356,7 +355,8 @@ class Solutions:
                         (A if t == "a" else G)[node] = value
             a[self.J] = self.w[self.J] * A
             b[self.I] = -self.v[self.I] * G
-            x = self.x0 + np.outer(self.v, a) + np.outer(b, self.w)
+            x = self.x0 + np.outer(self.v, a)
+            x += np.outer(b, self.w)
             yield x == 1
             produced += 1
 
