@@ -42,50 +42,57 @@ def null_pattern(k: int) -> np.ndarray:
     return np.resize(np.array([1, -1, 0], dtype=np.int32), k)
 
 
-def k_fits(s: np.ndarray) -> bool:
-    """Can the chain of s be computed in int32 without overflow?"""
+def k_fits(s: np.ndarray, axis: int = 0) -> bool:
+    """Can the chain of s along an axis be computed in int32 without overflow?"""
     if s.size == 0:
         return True
-    return (s.shape[0] + 3) * max(int(np.abs(s).max()), 1) * 2 < 2**31
+    return (s.shape[axis] + 3) * max(int(np.abs(s).max()), 1) * 2 < 2**31
 
 
-def chain(s: np.ndarray) -> np.ndarray:
-    """Solve T y = s down axis 0 with y_0 = 0; return y_0..y_k (k + 1 rows, the last must be 0)."""
+def chain(s: np.ndarray, axis: int = 0) -> np.ndarray:
+    """Solve T y = s along an axis with y_0 = 0; return y_0..y_k (k + 1 entries, the last must be 0)."""
     s = np.asarray(s)
     # int32 is exact here: |y| <= 9 k / 3 + 9 for counts 0..9, far below 2**31 for any grid in memory
-    # C order: the cumsums below run down axis 0, which is cache-friendly only for rows in memory
-    s = np.ascontiguousarray(s, dtype=np.int32 if s.dtype.itemsize <= 4 and k_fits(s) else np.int64)
-    k = s.shape[0]
-    y = np.zeros((k + 1, *s.shape[1:]), dtype=s.dtype)
+    s = s.astype(np.int32 if s.dtype.itemsize <= 4 and k_fits(s, axis) else np.int64, copy=False)
+    shape = list(s.shape)
+    shape[axis] += 1
+    y = np.zeros(shape, dtype=s.dtype)
+    # Work on views with the chain axis first; numpy walks them in memory order, no transposed copy.
+    sv, yv = np.moveaxis(s, axis, 0), np.moveaxis(y, axis, 0)
+    k = sv.shape[0]
     if k >= 1:
-        y[1] = s[0]
+        yv[1] = sv[0]
     # y_t = y_(t-3) + s_(t-1) - s_(t-2) for t = 2..k; class r is started by y_-1 = 0, y_0, y_1
     for r, start in ((2, 2), (0, 3), (1, 4)):
         if start > k:
             continue
-        target = y[start::3]  # a strided view: y_start, y_(start+3), ...
-        rows = target.shape[0]
-        np.subtract(s[start - 1 :: 3][:rows], s[start - 2 :: 3][:rows], out=target)
+        target = yv[start::3]  # a strided view: y_start, y_(start+3), ...
+        count = target.shape[0]
+        np.subtract(sv[start - 1 :: 3][:count], sv[start - 2 :: 3][:count], out=target)
         np.cumsum(target, axis=0, out=target)
         if r != 2:
-            target += y[r]
+            target += yv[r]
     return y
 
 
-def solve_line(s: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Solve T_k y = s down axis 0 exactly.
+def solve_line(s: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
+    """Solve T_k y = s along an axis exactly (k = s.shape[axis]).
 
     Returns (y, None) when k != 2 (mod 3); when k = 2 (mod 3), returns (p, ok) where the
-    solutions are p + t h_k for any t, and ok says for which columns the system is consistent.
+    solutions are p + t h_k along the axis for any t, and ok says for which lines the system is
+    consistent.
     """
-    p = chain(s)
-    k = p.shape[0] - 1
-    h = null_pattern(k + 1).reshape((k + 1,) + (1,) * (p.ndim - 1))
-    end = p[k]
+    p = chain(s, axis)
+    k = p.shape[axis] - 1
+    shape = [1] * p.ndim
+    shape[axis] = k
+    h = null_pattern(k).reshape(shape)
+    end = np.take(p, k, axis=axis)
+    body = np.take(p, np.arange(k), axis=axis) if axis else p[:k]
     if k % 3 == 2:
-        return p[:k], end == 0
+        return body, end == 0
     y0 = -end if k % 3 == 0 else end  # h_k = 1 when k = 0 (mod 3), -1 when k = 1
-    return p[:k] + y0 * h[:k], None
+    return body + np.expand_dims(y0, axis) * h, None
 
 
 def _first_bad(x: np.ndarray) -> tuple[int, int] | None:
@@ -113,7 +120,7 @@ class Solutions:
         n2, m2 = rows % 3 == 2, cols % 3 == 2
         if not n2 and not m2:
             self.kind = "invertible"
-            x = solve_line(solve_line(s)[0].T)[0].T
+            x = solve_line(solve_line(s, 0)[0], 1)[0]
             bad = _first_bad(x)
             if bad:
                 self._none(f"the exact inverse gives {int(x[bad])} at {cell_name(*bad)}, not 0 or 1")
@@ -125,7 +132,7 @@ class Solutions:
             self.kind = "lines"
             self.transposed = m2
             s_ = s.T if m2 else s  # now the singular side is axis 0
-            w = solve_line(s_.T)[0].T  # invert the regular side
+            w = solve_line(s_, 1)[0]  # invert the regular side
             p, ok = solve_line(w)
             if not ok.all():
                 j = int(np.flatnonzero(~ok)[0])
@@ -161,8 +168,8 @@ class Solutions:
             return
         v, w = null_pattern(rows), null_pattern(cols)
         # Each row of Y must be in the range of T_cols: chain end q(p_i) + v_i q(a) = 0.
-        rows_chain = chain(p.T)  # row i of p solved along the columns; its last entry is q(p_i)
-        ends = rows_chain[cols]
+        rows_chain = chain(p, 1)  # row i of p solved along the columns; its last entry is q(p_i)
+        ends = rows_chain[:, cols]
         fixed_rows = v == 0
         if (ends[fixed_rows] != 0).any():
             i = int(np.flatnonzero(fixed_rows & (ends != 0))[0])
@@ -175,7 +182,7 @@ class Solutions:
         # Choosing a = c e_last (q(e_last) = 1) makes every row consistent. e_last only enters the
         # chain's final condition, so the particular solution itself is rows_chain[:cols]: no
         # second pass is needed.
-        x0 = np.ascontiguousarray(rows_chain[:cols].T)
+        x0 = rows_chain[:, :cols]
         del rows_chain
         self.x0, self.v, self.w = x0, v, w
         # Cells outside every null line are fixed.
