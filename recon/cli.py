@@ -17,6 +17,7 @@ from . import __version__
 from .files import write_text_atomically
 from .formats import FormatError, format_field, format_fields, format_status, parse_field, parse_status
 from .generate import random_field
+from .puzzles import FORMATS, read_any_status, write_puzzle
 from .model import Problem, cell_name, equations, is_solution, make_problem, status
 from .result import EngineDisagreement, EngineError, Result, Verdict
 from .solver import ENGINE_CHOICES, plan, solve
@@ -193,6 +194,18 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to draw (default: 2)")
     r.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
 
+    v = _command(
+        commands,
+        "convert",
+        "convert a status between recon's text, Tatham's Mosaic game IDs, hakank's and LEGUP's formats",
+        "Read a status in any known format (recognised by its content) and write it in --format: "
+        "status (recon's text), mosaic (Simon Tatham's Mosaic game ID WxH:desc), hakank (N, then rows; "
+        "square grids only) or legup (LEGUP Fillapix XML).",
+        STATUS_FILE,
+    )
+    v.add_argument("--format", choices=FORMATS, required=True, help="the format to write")
+    v.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+
     g = commands.add_parser(
         "generate",
         help="draw a random field and print its status",
@@ -342,7 +355,7 @@ def _checked(fields: list[np.ndarray], problem: Problem) -> list[np.ndarray]:
 def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Solve a status file and print the answer."""
     data, name = read_input(args.file)
-    clues, known = parse_status(data, name)
+    clues, known, _ = read_any_status(data, name)
     problem = make_problem(clues, known)
     result = _solve_for_cli(problem, "solve", args, stderr)
     if result is None:
@@ -411,7 +424,7 @@ def explanation(result: Result, problem: Problem) -> str:
 def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Explain how a status file is solved."""
     data, name = read_input(args.file)
-    clues, known = parse_status(data, name)
+    clues, known, _ = read_any_status(data, name)
     problem = make_problem(clues, known)
     result = _solve_for_cli(problem, "explain", args, stderr)
     if result is None:
@@ -463,7 +476,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
         raise UsageError(f"--picture must name a .png or .svg file, got {args.picture!r}")
     data, name = read_input(args.file)
-    clues, known = parse_status(data, name)
+    clues, known, _ = read_any_status(data, name)
     problem = make_problem(clues, known)
     want = args.probabilities or bool(args.picture)
     counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=args.time_limit)
@@ -534,7 +547,7 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         problem = make_problem(status(field))
         _draw(render, args.out, problem, [field], None, ["field and its counts"])
         return EXIT_UNIQUE
-    clues, known = parse_status(data, name)
+    clues, known, _ = read_any_status(data, name)
     problem = make_problem(clues, known)
     args.engine, args.explain = "auto", True
     result = _solve_for_cli(problem, "render", args, stderr)
@@ -556,6 +569,22 @@ def _draw(render, path, problem, fields, steps, titles) -> tuple[int, int]:
         raise UsageError(str(err)) from None
     except OSError as err:
         raise UsageError(f"cannot write {path!r}: {err.strerror or err}") from None
+
+
+# ----------------------------------------------------------------------------- convert
+
+
+def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Write a status file in another format."""
+    data, name = read_input(args.file)
+    clues, known, found = read_any_status(data, name)
+    try:
+        text = write_puzzle(clues, known, args.format)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    emit(text, args.out, stdout)
+    stderr.write(f"read {found}, wrote {args.format} ({clues.shape[0]}x{clues.shape[1]}, {int(known.sum())} clues)\n")
+    return EXIT_UNIQUE
 
 
 # ----------------------------------------------------------------------------- generate
@@ -592,6 +621,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         "explain": cmd_explain,
         "count": cmd_count,
         "render": cmd_render,
+        "convert": cmd_convert,
         "generate": cmd_generate,
     }[args.command]
     try:

@@ -1,0 +1,213 @@
+"""Puzzle formats of other tools, read and written: Tatham's Mosaic game IDs, hakank's text format
+and LEGUP Fill-a-Pix XML. `read_any_status` recognises them (and recon's own status text) by
+content; anything it cannot place gets a FormatError with line and column.
+
+- Mosaic game ID (Simon Tatham's puzzles): ``WxH:desc``, width first; desc runs row-major, a digit
+  is a clue and a letter a..z a run of 1..26 cells without a clue.
+- hakank (OR-Tools examples): a first line N, then N rows of N cells, ``.`` for no clue.
+- LEGUP Fillapix XML: ``<board height=H width=W>`` with ``<cell value=V x=col y=row/>`` for the
+  cells given; ``V = type*100 + number`` and number 10 means no clue.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from .formats import FormatError, format_status, parse_status
+from .model import window_sizes
+
+FORMATS = ("status", "mosaic", "hakank", "legup")
+_MOSAIC = re.compile(r"^\s*(\d+)x(\d+):([0-9a-z]*)\s*$")
+
+
+def _content_lines(text: str) -> list[tuple[int, str]]:
+    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), start=1) if line.strip() and not line.strip().startswith("#")]
+
+
+def detect(data: bytes | str) -> str:
+    """Name the format of a puzzle text: status, mosaic, hakank or legup."""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    text = text.removeprefix("\ufeff")
+    lines = _content_lines(text)
+    if text.lstrip().startswith("<"):
+        return "legup"
+    if len(lines) == 1 and _MOSAIC.match(lines[0][1]):
+        return "mosaic"
+    if len(lines) >= 3 and lines[0][1].isdigit():
+        n = int(lines[0][1])
+        if n >= 2 and len(lines) - 1 == n and len(lines[0][1]) != len(lines[1][1]):
+            return "hakank"
+    return "status"
+
+
+def read_any_status(data: bytes | str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray, str]:
+    """Read a status in any known format; return (clues, known, format name)."""
+    fmt = detect(data)
+    text = data.decode("utf-8") if isinstance(data, bytes) and fmt != "status" else data
+    if fmt == "mosaic":
+        clues, known = parse_mosaic(text, path)
+    elif fmt == "hakank":
+        clues, known = parse_hakank(text, path)
+    elif fmt == "legup":
+        clues, known = parse_legup(text, path)
+    else:
+        clues, known = parse_status(data, path)
+    return clues, known, fmt
+
+
+def _check_counts(clues: np.ndarray, known: np.ndarray, path: str, where) -> None:
+    sizes = window_sizes(clues.shape)
+    bad = np.argwhere(known & (clues > sizes))
+    if bad.size:
+        r, c = (int(v) for v in bad[0])
+        line, col = where(r, c)
+        raise FormatError(path, line, col, f"expected a count 0-{int(sizes[r, c])} at r{r + 1}c{c + 1}, got {int(clues[r, c])}")
+
+
+def parse_mosaic(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
+    """Read a Tatham Mosaic game ID 'WxH:desc'."""
+    lines = _content_lines(text)
+    number, line = lines[0] if lines else (1, "")
+    m = _MOSAIC.match(line)
+    if not m:
+        raise FormatError(path, number, 1, f"expected a Mosaic game ID 'WxH:desc', got {line[:30]!r}")
+    width, height, desc = int(m.group(1)), int(m.group(2)), m.group(3)
+    if width < 1 or height < 1:
+        raise FormatError(path, number, 1, f"expected a width and height >= 1, got {width}x{height}")
+    offset = line.index(":") + 2
+    clues = np.zeros(width * height, dtype=np.uint8)
+    known = np.zeros(width * height, dtype=bool)
+    i = 0
+    for k, ch in enumerate(desc):
+        if i >= width * height:
+            raise FormatError(path, number, offset + k, f"expected the description to end after {width * height} cells, got {ch!r}")
+        if ch.isdigit():
+            clues[i], known[i] = int(ch), True
+            i += 1
+        else:
+            i += ord(ch) - ord("a") + 1
+    if i != width * height:
+        raise FormatError(
+            path, number, offset + len(desc), f"expected {width * height} cells ({width}x{height}), got {i}"
+        )
+    clues, known = clues.reshape(height, width), known.reshape(height, width)
+    _check_counts(clues, known, path, lambda r, c: (number, 1))
+    return clues, known
+
+
+def format_mosaic(clues: np.ndarray, known: np.ndarray) -> str:
+    """Write a Tatham Mosaic game ID (runs longer than 26 cells are split)."""
+    rows, cols = clues.shape
+    out, run = [], 0
+    for value, has in zip(clues.ravel(), known.ravel()):
+        if has:
+            while run:
+                step = min(run, 26)
+                out.append(chr(ord("a") + step - 1))
+                run -= step
+            out.append(str(int(value)))
+        else:
+            run += 1
+    while run:
+        step = min(run, 26)
+        out.append(chr(ord("a") + step - 1))
+        run -= step
+    return f"{cols}x{rows}:{''.join(out)}\n"
+
+
+def parse_hakank(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
+    """Read hakank's format: N, then N rows with '.' for no clue."""
+    lines = _content_lines(text)
+    number, first = lines[0]
+    n = int(first)
+    if len(lines) - 1 != n:
+        raise FormatError(path, number, 1, f"expected {n} rows after the size line, got {len(lines) - 1}")
+    body = "\n".join(line for _, line in lines[1:])
+    try:
+        clues, known = parse_status(body, path)
+    except FormatError as err:
+        raise FormatError(path, lines[err.line][0], err.col, err.message) from None
+    if clues.shape != (n, n):
+        raise FormatError(path, lines[1][0], 1, f"expected {n}x{n} cells, got {clues.shape[0]}x{clues.shape[1]}")
+    return clues, known
+
+
+def format_hakank(clues: np.ndarray, known: np.ndarray) -> str:
+    """Write hakank's format (square grids only)."""
+    rows, cols = clues.shape
+    if rows != cols:
+        raise ValueError(f"the hakank format holds square grids only, not {rows}x{cols}")
+    return f"{rows}\n" + format_status(clues, known).replace("?", ".")
+
+
+def parse_legup(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
+    """Read a LEGUP Fillapix XML puzzle."""
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as err:
+        line, col = err.position
+        raise FormatError(path, line, col + 1, f"expected LEGUP XML, got malformed XML ({err.msg if hasattr(err, 'msg') else err})") from None
+    board = root.find(".//board")
+    if board is None:
+        raise FormatError(path, 1, 1, "expected a LEGUP <board> element, found none")
+    try:
+        height, width = int(board.get("height", "")), int(board.get("width", ""))
+    except ValueError:
+        raise FormatError(path, 1, 1, "expected <board> with whole-number height and width attributes") from None
+    if height < 1 or width < 1:
+        raise FormatError(path, 1, 1, f"expected a board of at least 1x1, got {width}x{height}")
+    clues = np.zeros((height, width), dtype=np.uint8)
+    known = np.zeros((height, width), dtype=bool)
+    for cell in board.iter("cell"):
+        try:
+            value, x, y = int(cell.get("value", "")), int(cell.get("x", "")), int(cell.get("y", ""))
+        except ValueError:
+            raise FormatError(path, 1, 1, f"expected <cell> with whole-number value, x and y, got {cell.attrib}") from None
+        if not (0 <= x < width and 0 <= y < height):
+            raise FormatError(path, 1, 1, f"expected a cell inside the {width}x{height} board, got x={x} y={y}")
+        number = value % 100
+        if number == 10:
+            continue
+        if number > 9:
+            raise FormatError(path, 1, 1, f"expected a clue number 0-9 or 10 (no clue), got {number} at x={x} y={y}")
+        clues[y, x], known[y, x] = number, True
+    _check_counts(clues, known, path, lambda r, c: (1, 1))
+    return clues, known
+
+
+def format_legup(clues: np.ndarray, known: np.ndarray, name: str = "recon") -> str:
+    """Write a LEGUP Fillapix XML puzzle with the clues as cells of unknown colour."""
+    rows, cols = clues.shape
+    cells = "\n".join(
+        f'                <cell value="{int(clues[r, c])}" x="{c}" y="{r}"/>'
+        for r in range(rows)
+        for c in range(cols)
+        if known[r, c]
+    )
+    return (
+        '<Legup version="3.0.0">\n'
+        f'    <puzzle name="Fillapix" tag="{name}">\n'
+        f'        <board height="{rows}" width="{cols}">\n'
+        "            <cells>\n"
+        f"{cells}\n"
+        "            </cells>\n"
+        "        </board>\n"
+        "    </puzzle>\n"
+        "</Legup>\n"
+    )
+
+
+def write_puzzle(clues: np.ndarray, known: np.ndarray, fmt: str) -> str:
+    """Write a status in the named format."""
+    if fmt == "status":
+        return format_status(clues, known)
+    if fmt == "mosaic":
+        return format_mosaic(clues, known)
+    if fmt == "hakank":
+        return format_hakank(clues, known)
+    if fmt == "legup":
+        return format_legup(clues, known)
+    raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")

@@ -1,0 +1,124 @@
+"""Puzzle formats of other tools: round trips, recognition by content, and precise errors."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from conftest import ROOT, load_fillapix
+from recon import FormatError, status
+from recon.cli import main
+from recon.puzzles import (
+    detect,
+    format_hakank,
+    format_legup,
+    format_mosaic,
+    parse_hakank,
+    parse_legup,
+    parse_mosaic,
+    read_any_status,
+    write_puzzle,
+)
+
+partial = st.tuples(st.integers(1, 9), st.integers(1, 40)).flatmap(
+    lambda s: st.tuples(arrays(bool, s), arrays(bool, s))
+)
+
+
+@given(partial)
+def test_mosaic_round_trip_non_square(pair):
+    field, known = pair
+    clues = status(field)
+    text = format_mosaic(clues, known)
+    assert text.startswith(f"{field.shape[1]}x{field.shape[0]}:")  # width first
+    back, back_known = parse_mosaic(text)
+    assert np.array_equal(back_known, known) and np.array_equal(back[known], clues[known])
+
+
+def test_mosaic_splits_runs_longer_than_26():
+    known = np.zeros((1, 60), bool)
+    known[0, 59] = True
+    clues = np.zeros((1, 60), np.uint8)
+    clues[0, 59] = 1
+    assert format_mosaic(clues, known) == "60x1:zzg1\n"  # 59 blanks = 26 + 26 + 7
+    back, back_known = parse_mosaic("60x1:zzg1")
+    assert back_known[0, 59] and back_known.sum() == 1
+
+
+@given(partial)
+def test_legup_round_trip(pair):
+    field, known = pair
+    clues = status(field)
+    back, back_known = parse_legup(format_legup(clues, known))
+    assert np.array_equal(back_known, known) and np.array_equal(back[known], clues[known])
+
+
+def test_hakank_round_trip_and_square_only():
+    rng = np.random.default_rng(1)
+    field, known = rng.random((10, 10)) < 0.4, rng.random((10, 10)) < 0.5
+    text = format_hakank(status(field), known)
+    assert text.startswith("10\n") and "?" not in text
+    back, back_known = parse_hakank(text)
+    assert np.array_equal(back_known, known)
+    with pytest.raises(ValueError, match="square grids only"):
+        format_hakank(status(field[:, :7]), known[:, :7])
+
+
+def test_bundled_hakank_files_are_recognised():
+    puzzles = load_fillapix()
+    for i in (1, 2, 3):
+        clues, known, fmt = read_any_status((ROOT / "tests" / "data" / f"fill_a_pix{i}.txt").read_text())
+        assert fmt == "hakank"
+        assert np.array_equal(known, puzzles[f"hakank{i}"][1])
+
+
+@pytest.mark.parametrize("fmt", ["status", "mosaic", "hakank", "legup"])
+def test_detect_every_written_format(fmt):
+    rng = np.random.default_rng(3)
+    clues, known = status(rng.random((6, 6)) < 0.5), rng.random((6, 6)) < 0.6
+    text = write_puzzle(clues, known, fmt)
+    assert detect(text) == fmt
+    back, back_known, found = read_any_status(text)
+    assert found == fmt and np.array_equal(back_known, known)
+
+
+@pytest.mark.parametrize(
+    "text, where, words",
+    [
+        ("5x2:1a", (1, 7), "expected 10 cells"),
+        ("2x1:123", (1, 7), "expected the description to end"),
+        ("2x2:9c", (1, 1), "expected a count 0-4"),
+        ("<Legup><puzzle><board height='2' width='x'/></puzzle></Legup>", (1, 1), "whole-number height"),
+        ("<Legup><puzzle></puzzle></Legup>", (1, 1), "<board>"),
+        ("<Legup>\n<puzzle>\n</Legup>", (3, 3), "malformed XML"),
+        ("<Legup><board height='1' width='1'><cell value='3' x='4' y='0'/></board></Legup>", (1, 1), "inside the 1x1 board"),
+        ("3\n...\n.x.\n...\n", (3, 2), "got 'x'"),
+    ],
+)
+def test_errors_name_the_place(text, where, words):
+    with pytest.raises(FormatError) as info:
+        read_any_status(text, "p.txt")
+    assert (info.value.line, info.value.col) == where and words in info.value.message
+
+
+def test_convert_and_solve_other_formats(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    source = ROOT / "tests" / "data" / "fill_a_pix1.txt"
+    assert main(["convert", str(source), "--format", "legup"], stdout=out, stderr=err) == 0
+    xml = tmp_path / "p.xml"
+    xml.write_text(out.getvalue())
+    assert "read hakank, wrote legup (10x10, 34 clues)" in err.getvalue()
+    code_a = main(["solve", str(xml), "-q"], stdout=(a := io.StringIO()), stderr=io.StringIO())
+    code_b = main(["solve", str(source), "-q"], stdout=(b := io.StringIO()), stderr=io.StringIO())
+    assert code_a == code_b == 0 and a.getvalue() == b.getvalue()
+    assert main(["convert", str(ROOT / "data" / "seed-3x3.txt"), "--format", "hakank"], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    err = io.StringIO()
+    rect = tmp_path / "r.txt"
+    rect.write_text("12\n21\n11\n")
+    assert main(["convert", str(rect), "--format", "hakank"], stdout=io.StringIO(), stderr=err) == 2
+    assert "square grids only" in err.getvalue()
