@@ -220,6 +220,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", metavar="N", type=_whole("N", 0), help="random seed (default: fresh, printed in the header)")
     g.add_argument("--field", metavar="FILE", help="also write the planted field to FILE")
     g.add_argument("--out", metavar="FILE", help="write the status to FILE (atomically) instead of stdout")
+    g.add_argument("--puzzle", action="store_true", help="remove clues while the solution stays unique (Fill-a-Pix)")
+    g.add_argument("--difficulty", choices=("basic", "advanced", "search"), default="basic",
+                   help="with --puzzle: the rules the puzzle needs (default: basic)")
+    g.add_argument("--clues", metavar="minimal|N|FRACTION", default="minimal",
+                   help="with --puzzle: remove clues until none can go (minimal), or stop at N clues or that fraction")
+    g.add_argument("--format", choices=FORMATS, default="status", help="output format (default: status)")
     return parser
 
 
@@ -593,11 +599,39 @@ def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
 def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Draw a random field and print its status."""
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
-    field = random_field(args.rows, args.cols, args.p, np.random.default_rng(seed))
-    header = f"# recon generate {args.rows} {args.cols} {args.p:g} --seed {seed}\n"
+    rng = np.random.default_rng(seed)
+    command = f"recon generate {args.rows} {args.cols} {args.p:g} --seed {seed}"
+    if not args.puzzle:
+        field = random_field(args.rows, args.cols, args.p, rng)
+        clues, known = status(field), np.ones(field.shape, dtype=bool)
+    else:
+        from .puzzle import GenerationFailed, generate_puzzle, parse_clue_target
+
+        try:
+            target = parse_clue_target(args.clues, args.rows * args.cols)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        command += f" --puzzle --difficulty {args.difficulty} --clues {args.clues}"
+        try:
+            puzzle = generate_puzzle(args.rows, args.cols, args.p, rng, difficulty=args.difficulty, target=target)
+        except GenerationFailed as err:
+            stderr.write(f"recon: {err}\n")
+            return EXIT_UNDECIDED
+        field, clues, known = puzzle.field, puzzle.clues, puzzle.known
+        kind = "minimal: no remaining clue can be removed (every clue was tried)" if puzzle.minimal else f"stopped at {args.clues} clues"
+        stderr.write(
+            f"puzzle {args.rows}x{args.cols}: {puzzle.clue_count} of {clues.size} clues "
+            f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by milp; "
+            f"{puzzle.seconds:.2f} s\n"
+        )
+    header = f"# {command}\n"
     if args.field:
         write_atomically(args.field, header + format_field(field))
-    emit(header + format_status(status(field)), args.out, stdout)
+    try:
+        text = write_puzzle(clues, known, args.format)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    emit((header if args.format == "status" else "") + text, args.out, stdout)
     return EXIT_UNIQUE
 
 
