@@ -37,15 +37,13 @@ class Count:
 
 def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_probabilities: bool):
     """Count by enumeration: (count, exhausted, mine tallies or None)."""
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    search = backtrack._Search(problem)
-    tally = np.zeros(problem.cells, dtype=np.int64) if want_probabilities else None
+    tally = np.zeros(problem.shape, dtype=np.int64) if want_probabilities else None
     count = 0
     try:
-        for values in search.iter_solutions(deadline):
+        for field in backtrack.iter_solutions(problem, time_limit=time_limit):
             count += 1
             if tally is not None:
-                tally += values
+                tally += field
             if count > limit:
                 return count - 1, False, None
     except TimeUp:
@@ -85,8 +83,7 @@ def count_solutions(
     probs = None
     reason = None
     if exhausted and tally is not None and n:
-        t = tally.reshape(rows, cols)
-        probs = [[Fraction(int(t[r, c]), n) for c in range(cols)] for r in range(rows)]
+        probs = [[Fraction(int(tally[r, c]), n) for c in range(cols)] for r in range(rows)]
     if not exhausted:
         reason = f"stopped after {n} solutions (limit {limit}" + (f" or {time_limit:g} s" if time_limit else "") + "): a lower bound"
     return Count(n, exhausted, "enumeration (backtrack)", time.perf_counter() - start, probs, reason)

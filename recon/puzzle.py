@@ -54,8 +54,7 @@ class Puzzle:
 
 def is_basic(problem: Problem) -> bool:
     """Do the single-clue rules alone fix every cell?"""
-    search = backtrack._Search(problem)
-    return search.start() and all(v >= 0 for v in search.value)
+    return backtrack.is_forced(problem)
 
 
 def is_advanced(problem: Problem) -> bool:

@@ -264,6 +264,12 @@ class _Search:
                     self.depth -= 1
 
 
+def is_forced(problem: Problem) -> bool:
+    """Do the single-clue rules alone (this search's propagation, before any guess) fix every cell?"""
+    search = _Search(problem)
+    return search.start() and _UNDECIDED not in search.value
+
+
 def iter_solutions(problem: Problem, *, time_limit: float | None = None) -> Iterator[np.ndarray]:
     """Yield every solution of the problem as a boolean field; raise TimeUp past the time limit."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit

@@ -385,14 +385,12 @@ class Trimmer:
         return f"{text} = {rhs}"
 
     # -- driver ----------------------------------------------------------------------------
-    def run(self, deadline: float | None = None, max_level: int = ADVANCED) -> None:
+    def run(self, deadline: float | None = None) -> None:
         """Apply the rules, weakest first, until every cell is fixed or nothing applies."""
         self.rule_basic()
         while not self.is_done:
             if deadline is not None and time.perf_counter() > deadline:
                 raise TimeoutError
-            if max_level < ADVANCED:
-                return
             if self.rule_pairwise():
                 continue
             if self.rule_elimination():
@@ -486,15 +484,6 @@ def _bound(coefs: dict[int, int], rhs: int) -> dict[int, int] | None:
         if can0 != can1:
             fixed[c] = 1 if can1 else 0
     return fixed
-
-
-def trim(problem: Problem, *, time_limit: float | None = None, max_level: int = ADVANCED) -> Trimmer:
-    """Run the trimming rules on a problem and return the trimmer with its steps."""
-    trimmer = Trimmer(problem)
-    trimmer.load()
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    trimmer.run(deadline, max_level)
-    return trimmer
 
 
 def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
