@@ -107,6 +107,19 @@ def _command(commands, name: str, help: str, description: str, file_help: str) -
 STATUS_FILE = "status file, or - for standard input"
 
 
+def _solve_options(parser: argparse.ArgumentParser, shown: str) -> None:
+    """Add --max-solutions and --time-limit, shared by the commands that solve."""
+    parser.add_argument(
+        "--max-solutions", metavar="K", type=_whole("K", 1), default=2, help=f"{shown} at most K solutions (default: 2)"
+    )
+    parser.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
+
+
+def _out_option(parser: argparse.ArgumentParser) -> None:
+    """Add --out, shared by the commands that print a result."""
+    parser.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the recon command."""
     parser = argparse.ArgumentParser(
@@ -141,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="show at most K solutions; recon looks for K+1 to know whether the count is exact (default: 2)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of fields")
-    p.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    _out_option(p)
     p.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
     p.add_argument("-q", "--quiet", action="store_true", help="no report on stderr")
     p.add_argument(
@@ -160,9 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
         STATUS_FILE,
     )
     e.add_argument("--json", action="store_true", help="print the trace as one JSON object")
-    e.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
-    e.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to show (default: 2)")
-    e.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
+    _out_option(e)
+    _solve_options(e, "show")
 
     c = _command(
         commands,
@@ -175,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--probabilities", action="store_true", help="print each cell's mine probability")
     c.add_argument("--json", action="store_true", help="print one JSON object (exact fractions)")
-    c.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
+    _out_option(c)
     c.add_argument("--limit", metavar="N", type=_whole("N", 1), default=100_000, help="enumerate at most N solutions of a partial status (default: 100000)")
     c.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="stop enumerating after SECONDS")
     c.add_argument("--picture", metavar="PICTURE", help="also draw the probabilities as a heat map (.png or .svg; needs recon[plot])")
@@ -191,8 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--out", metavar="PICTURE", required=True, help="the picture to write: .png or .svg")
     r.add_argument("--field", action="store_true", help="FILE is a field (x = mine), not a status")
-    r.add_argument("--max-solutions", metavar="K", type=_whole("K", 1), default=2, help="solutions to draw (default: 2)")
-    r.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
+    _solve_options(r, "draw")
 
     v = _command(
         commands,
@@ -204,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
         STATUS_FILE,
     )
     v.add_argument("--format", choices=FORMATS, required=True, help="the format to write")
-    v.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    _out_option(v)
 
     g = commands.add_parser(
         "generate",

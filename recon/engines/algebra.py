@@ -193,8 +193,8 @@ class Solutions:
             self._none(f"{cell_name(r, cc)} would have to hold {int(x0[r, cc])} mines")
             return
         # Free lines: a_j for w_j = 0 (columns), b_i for v_i = 0 (rows).
-        self.free_cols = self._free_options(x0, v, w == 0, axis=0)
-        self.free_rows = self._free_options(x0.T, w, v == 0, axis=0)
+        self.free_cols = self._free_options(x0, v, w == 0)
+        self.free_rows = self._free_options(x0.T, w, v == 0)
         for name, options in (("column", self.free_cols), ("row", self.free_rows)):
             for j, vals in options.items():
                 if not vals:
@@ -225,7 +225,7 @@ class Solutions:
         self.count_exact = exact
 
     @staticmethod
-    def _free_options(x0: np.ndarray, v: np.ndarray, free: np.ndarray, axis: int) -> dict[int, list[int]]:
+    def _free_options(x0: np.ndarray, v: np.ndarray, free: np.ndarray) -> dict[int, list[int]]:
         """For each free line j (v-pattern down the line), the values t with x0[:, j] + t v in {0, 1}."""
         lines = np.flatnonzero(free)
         cols = x0[:, lines]
