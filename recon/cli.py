@@ -271,6 +271,13 @@ def read_input(path: str) -> tuple[bytes, str]:
         raise UsageError(f"cannot read {path!r}: {err.strerror or err}") from None
 
 
+def read_problem(path: str) -> Problem:
+    """Read a status file (or stdin for '-') in any known format and return its Problem."""
+    data, name = read_input(path)
+    clues, known, _ = read_any_status(data, name)
+    return make_problem(clues, known)
+
+
 def write_atomically(path: str, text: str) -> None:
     """Write text to path so that readers see either the old file or the whole new one."""
     try:
@@ -363,9 +370,7 @@ def result_json(result: Result, problem: Problem) -> dict[str, object]:
 
 def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Solve a status file and print the answer."""
-    data, name = read_input(args.file)
-    clues, known, _ = read_any_status(data, name)
-    problem = make_problem(clues, known)
+    problem = read_problem(args.file)
     result = _solve_for_cli(problem, "solve", args, stderr)
     if result is None:
         err = args.disagreement
@@ -432,9 +437,7 @@ def explanation(result: Result, problem: Problem) -> str:
 
 def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Explain how a status file is solved."""
-    data, name = read_input(args.file)
-    clues, known, _ = read_any_status(data, name)
-    problem = make_problem(clues, known)
+    problem = read_problem(args.file)
     result = _solve_for_cli(problem, "explain", args, stderr)
     if result is None:
         return EXIT_INTERNAL
@@ -484,9 +487,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
         raise UsageError(f"--picture must name a .png or .svg file, got {args.picture!r}")
-    data, name = read_input(args.file)
-    clues, known, _ = read_any_status(data, name)
-    problem = make_problem(clues, known)
+    problem = read_problem(args.file)
     want = args.probabilities or bool(args.picture)
     counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=args.time_limit)
     probs = counted.probabilities
