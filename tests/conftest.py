@@ -52,6 +52,59 @@ def brute_force(clues: np.ndarray, known: np.ndarray | None = None) -> set[bytes
     return {f.tobytes() for f in fields[match]}
 
 
+def brute_force_many(shape: tuple[int, int], statuses: list[np.ndarray]) -> list[set[bytes]]:
+    """Return the solution sets of many full statuses by testing every one of the 2**cells fields.
+
+    Each field is a `rows * cols`-bit integer, row r in bits r*cols .. r*cols+cols-1. Its status
+    is keyed exactly by two integers (the status digits of the first rows in base 10, and those of
+    the remaining rows), each a sum over rows of a table lookup by the row's bit pattern, so all
+    2**25 fields of a 5x5 grid are keyed in chunks in a few seconds. Nothing here uses the algebra
+    or a search: every field is looked at.
+    """
+    rows, cols = shape
+    n = rows * cols
+    assert n <= 26, "brute force is for small grids"
+    patterns = ((np.arange(2**cols)[:, None] >> np.arange(cols)) & 1).astype(np.int64)
+    across = sum(np.pad(patterns, ((0, 0), (1, 1)))[:, d : d + cols] for d in range(3))  # (2**cols, cols)
+    split = max(1, rows // 2)
+    parts = [range(0, split), range(split, rows)]
+    # table[part][k][pattern]: what row k with that pattern adds to the part's key
+    tables = []
+    for part in parts:
+        base = part.start
+        table = np.zeros((rows, 2**cols), dtype=np.int64)
+        for i in part:  # status row i gets across[row k] for k in i-1..i+1
+            weights = 10 ** (np.arange(cols, dtype=np.int64) + cols * (i - base))
+            for k in (i - 1, i, i + 1):
+                if 0 <= k < rows:
+                    table[k] += across @ weights
+        tables.append(table)
+    wanted = {}
+    for index, s in enumerate(statuses):
+        s = np.asarray(s, dtype=np.int64)
+        key = tuple(
+            int(sum(int(s[i, j]) * 10 ** (j + cols * (i - part.start)) for i in part for j in range(cols))) for part in parts
+        )
+        wanted.setdefault(key, []).append(index)
+    firsts = np.array(sorted({k[0] for k in wanted}), dtype=np.int64)
+    found: list[set[bytes]] = [set() for _ in statuses]
+    chunk = 1 << min(n, 21)
+    for start in range(0, 2**n, chunk):
+        f = np.arange(start, start + chunk, dtype=np.int64)
+        row_bits = [(f >> (cols * k)) & (2**cols - 1) for k in range(rows)]
+        key0 = sum(tables[0][k][row_bits[k]] for k in range(rows))
+        at = np.minimum(np.searchsorted(firsts, key0), len(firsts) - 1)
+        hit = firsts[at] == key0
+        if not hit.any():
+            continue
+        key1 = sum(tables[1][k][row_bits[k][hit]] for k in range(rows))
+        for value, k0, k1 in zip(f[hit].tolist(), key0[hit].tolist(), key1.tolist()):
+            for index in wanted.get((k0, k1), ()):
+                field = ((value >> np.arange(n)) & 1).astype(bool).reshape(rows, cols)
+                found[index].add(field.tobytes())
+    return found
+
+
 def keys(fields) -> set[bytes]:
     """Return the fields as a set of bytes for comparing solution sets."""
     return {np.asarray(f, dtype=bool).tobytes() for f in fields}

@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from conftest import brute_force, keys
+from conftest import brute_force, brute_force_many, keys
 from recon import Verdict, make_problem, random_field, status
 from recon.cli import main
 from recon.count import count_solutions
@@ -74,10 +74,27 @@ def test_inconsistent_statuses_against_brute_force(shape):
             assert result.verdict is Verdict.NONE and result.reason
 
 
-@pytest.mark.parametrize("shape", [(4, 5), (5, 4), (5, 5)])
-def test_every_grid_up_to_5x5_counts_match_enumeration(shape):
+@pytest.mark.parametrize("shape", [(4, 5), (5, 4), (5, 5), (3, 7), (2, 11)])
+def test_every_grid_up_to_5x5_counts_match_brute_force(shape):
+    """Counts and solution sets agree with testing all 2**cells fields (33 million for 5x5)."""
     rng = np.random.default_rng(shape[0] * 7 + shape[1])
-    for _ in range(150):
+    statuses = [status(rng.random(shape) < rng.uniform(0.05, 0.95)) for _ in range(150)]
+    statuses += [np.minimum(rng.integers(0, 6, shape), status(np.ones(shape, bool))) for _ in range(30)]
+    expected = brute_force_many(shape, statuses)
+    sizes = set()
+    for clues, fields in zip(statuses, expected):
+        result = algebra.solve(make_problem(clues.astype(np.uint8)), limit=100_000)
+        assert result.count_exact and result.solution_count == len(fields)
+        assert keys(result.solutions) == fields
+        sizes.add(len(fields))
+    assert 0 in sizes and 1 in sizes  # the sample holds inconsistent and unique cases
+    assert (max(sizes) > 1) == (2 in (shape[0] % 3, shape[1] % 3))  # several only if a side is 2 mod 3
+
+
+@pytest.mark.parametrize("shape", [(4, 5), (5, 4), (5, 5)])
+def test_counts_match_enumeration_by_search(shape):
+    rng = np.random.default_rng(shape[0] * 7 + shape[1])
+    for _ in range(100):
         field = rng.random(shape) < rng.uniform(0.05, 0.95)
         problem = make_problem(status(field))
         a = algebra.solve(problem, limit=100_000)
