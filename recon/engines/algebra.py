@@ -46,7 +46,11 @@ def k_fits(s: np.ndarray, axis: int = 0) -> bool:
     """Can the chain of s along an axis be computed in int32 without overflow?"""
     if s.size == 0:
         return True
-    return (s.shape[axis] + 3) * max(int(np.abs(s).max()), 1) * 2 < 2**31
+    if s.dtype in (np.uint8, np.int8):
+        largest = 255
+    else:
+        largest = max(int(s.max()), -int(s.min()))
+    return (s.shape[axis] + 3) * max(largest, 1) * 2 < 2**31
 
 
 def chain(s: np.ndarray, axis: int = 0) -> np.ndarray:
@@ -193,8 +197,8 @@ class Solutions:
             self._none(f"{cell_name(r, cc)} would have to hold {int(x0[r, cc])} mines")
             return
         # Free lines: a_j for w_j = 0 (columns), b_i for v_i = 0 (rows).
-        self.free_cols = self._free_options(x0, v, w == 0)
-        self.free_rows = self._free_options(x0.T, w, v == 0)
+        self.free_cols = self._free_options(x0)
+        self.free_rows = self._free_options(x0.T)
         for name, options in (("column", self.free_cols), ("row", self.free_rows)):
             for j, vals in options.items():
                 if not vals:
@@ -204,11 +208,18 @@ class Solutions:
         self.I = np.flatnonzero(v != 0)
         self.J = np.flatnonzero(w != 0)
         sub = x0[np.ix_(self.I, self.J)]
-        sigma = np.outer(v[self.I], w[self.J])
-        self.L = np.where(sigma == 1, -sub, sub - 1).astype(np.int16)  # values in -2..1 where solvable
-        if np.abs(sub).max(initial=0) > 100:
+        if sub.size and (sub.max() > 100 or sub.min() < -100):
             self._none("the lines through the ambiguous rows and columns admit no 0/1 field")
             return
+        # L = -sub where v_i w_j = 1, sub - 1 where it is -1; v and w alternate 1, -1 along I and
+        # J, so the sign is set on strided quarters in place (values in -2..1 where solvable)
+        L = sub.astype(np.int16)
+        del sub
+        L[0::2, 0::2] *= -1
+        L[1::2, 1::2] *= -1
+        L[0::2, 1::2] -= 1
+        L[1::2, 0::2] -= 1
+        self.L = L
         lo_a, hi_a, lo_g, hi_g = _propagate(self.L, *_start_bounds(self.L))
         if lo_a is None:
             self._none("the lines through the ambiguous rows and columns admit no 0/1 field")
@@ -225,19 +236,22 @@ class Solutions:
         self.count_exact = exact
 
     @staticmethod
-    def _free_options(x0: np.ndarray, v: np.ndarray, free: np.ndarray) -> dict[int, list[int]]:
-        """For each free line j (v-pattern down the line), the values t with x0[:, j] + t v in {0, 1}."""
-        lines = np.flatnonzero(free)
-        cols = x0[:, lines]
-        options = {int(j): [] for j in lines}
-        for shift in (0, 1):  # v_0 = 1: the first cell decides t's two candidates
-            t = shift - cols[0]
-            z = cols + np.outer(v, t)
-            ok = ((z == 0) | (z == 1)).all(axis=0)
-            for j, good, value in zip(lines, ok, t):
-                if good:
-                    options[int(j)].append(int(value))
-        return options
+    def _free_options(x0: np.ndarray) -> dict[int, list[int]]:
+        """For each free column j (w_j = 0, so j = 2 mod 3), the t with x0[:, j] + t v in {0, 1}.
+
+        v is 1, -1, 0 repeating down the column, so x0[i, j] + t v_i in {0, 1} for all i says:
+        t in [-min, 1 - max] over the rows with v_i = 1, t in [max - 1, min] over those with
+        v_i = -1, and the rows with v_i = 0 already 0 or 1. Each is a reduction over a strided
+        view (rows 0::3, 1::3, 2::3 of columns 2::3): no copy, no temporary of the grid's size.
+        """
+        free = x0[:, 2::3]
+        plus, minus, still = free[0::3], free[1::3], free[2::3]
+        low = np.maximum(-plus.min(axis=0, initial=1 << 30), minus.max(axis=0, initial=-(1 << 30)) - 1)
+        high = np.minimum(1 - plus.max(axis=0, initial=-(1 << 30)), minus.min(axis=0, initial=1 << 30))
+        if still.shape[0]:
+            ok = (still.min(axis=0) >= 0) & (still.max(axis=0) <= 1)
+            high = np.where(ok, high, low - 1)
+        return {3 * j + 2: list(range(int(lo), int(hi) + 1)) for j, (lo, hi) in enumerate(zip(low, high))}
 
     def _count_groups(self) -> tuple[list[dict], bool]:
         """Split the open coupled variables into independent groups and enumerate each."""
@@ -362,8 +376,11 @@ class Solutions:
                         (A if t == "a" else G)[node] = value
             a[self.J] = self.w[self.J] * A
             b[self.I] = -self.v[self.I] * G
-            x = self.x0 + np.outer(self.v, a)
-            x += np.outer(b, self.w)
+            x = self.x0.copy()  # x0 + v a^T + b w^T, added on strided views (v, w are 1, -1, 0 repeating)
+            x[0::3] += a
+            x[1::3] -= a
+            x[:, 0::3] += b[:, None]
+            x[:, 1::3] -= b[:, None]
             yield x == 1
             produced += 1
 
