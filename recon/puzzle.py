@@ -3,11 +3,15 @@
 The candidate maker may fail often; the checker never errs. A clue is removed only if the puzzle
 without it is still solved by the asked grade's rules:
 
-- basic: the two single-clue rules alone (propagation of the backtracking engine's start, which
-  applies exactly "count 0 empties its window" and "count = open cells fills them");
+- basic: the two single-clue rules alone ("count 0 empties its window", "count = open cells
+  fills them");
 - advanced: the trimming engine (pairwise rules and elimination too);
-- search: uniqueness proved by a complete engine (MILP with a no-good cut, the fastest on partial
-  status: bench/bench_partial.py).
+- search: uniqueness, proved exactly (a small search, or MILP with a no-good cut).
+
+Each check is incremental (recon.incremental): the single-clue closure is updated, not recomputed,
+and only the groups of open cells that a removal touches are trimmed or searched; for basic, 64
+removals are screened at once, one per bit. The decisions equal those of re-checking the whole
+puzzle after every removal, and `tests/test_puzzle.py` re-checks them from scratch.
 
 Removing a clue never makes a puzzle easier (fewer equations allow no more deductions and no
 fewer solutions), so one pass over the clues in random order leaves a puzzle from which no single
@@ -24,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .engines import backtrack, milp, trim
-from .model import Problem, make_problem, status
+from .incremental import ALL, LANES, Closure, basic_closures
+from .model import Problem, cell_name, make_problem, status
 from .result import ReconError, Verdict
 
 DIFFICULTIES = ("basic", "advanced", "search")
@@ -83,32 +88,193 @@ def make_puzzle(
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}")
     start = time.perf_counter()
+    field = np.asarray(field, dtype=bool)
     clues = status(field)
     check, weaker = CHECKS[difficulty], WEAKER[difficulty]
-    full = make_problem(clues)
-    if not check(full):
+    if not check(make_problem(clues)):
         raise GenerationFailed(f"the full status of this field is not solved by the {difficulty} rules")
     for attempt in range(1, tries + 1):
-        known = np.ones(clues.shape, dtype=bool)
-        order = rng.permutation(clues.size)
-        for cell in order:
-            if target is not None and known.sum() <= target:
-                break
-            r, c = divmod(int(cell), clues.shape[1])
-            known[r, c] = False
-            if not check(make_problem(clues, known)):
-                known[r, c] = True
+        known = _remove_clues(field, rng.permutation(clues.size), difficulty, target)
         minimal = target is None or known.sum() > target
         problem = make_problem(clues, known)
         if weaker is not None and weaker(problem):
             continue  # easier than asked: try another order
-        if not is_unique(problem, time_limit=60.0):
+        # Certify from scratch, by the engines themselves, not the incremental bookkeeping.
+        if not check(problem) or not is_unique(problem, time_limit=60.0):
             raise GenerationFailed("internal check failed: the puzzle is not proved unique")  # never expected
         return Puzzle(clues, known, field, difficulty, minimal, attempt, time.perf_counter() - start)
     raise GenerationFailed(
         f"no {difficulty} puzzle found in {tries} orders of clue removal (every result was easier); "
         "try another seed, size or density"
     )
+
+
+def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target: int | None) -> np.ndarray:
+    """Try removing each clue in order; keep it when the puzzle without it fails the grade's check.
+
+    The answer is the same as re-checking the whole puzzle after every removal, but each check
+    is incremental (recon.incremental): the single-clue closure is updated, not recomputed, and
+    only the open groups a removal touches are trimmed or searched. For basic puzzles, 64
+    removals are first tried at once against the current clues (`basic_closures`, one bit per
+    removal); a removal that fails there fails later too (clues only go), so only the ones that
+    pass are replayed one by one.
+    """
+    closure = Closure(field)
+    cache: dict = {}
+    kept = field.size
+    order = [int(c) for c in order]
+    for first in range(0, len(order), LANES):
+        batch = order[first : first + LANES]
+        hopeful = _screen(closure, field, batch) if difficulty == "basic" else [True] * len(batch)
+        for c, ok in zip(batch, hopeful):
+            if target is not None and kept <= target:
+                break
+            if not ok:
+                continue
+            closure.remove(c)
+            if _still_solved(closure, c, difficulty, cache):
+                kept -= 1
+            else:
+                closure.restore(c)
+    return np.array(closure.active, dtype=bool).reshape(field.shape)
+
+
+def _screen(closure: Closure, field: np.ndarray, batch: list[int]) -> list[bool]:
+    """Which clues of the batch could go, each alone, with the single-clue rules still solving?"""
+    active = np.where(np.array(closure.active, dtype=bool), ALL, np.uint64(0)).reshape(field.shape)
+    times = np.array(closure.time).reshape(field.shape)
+    known = np.zeros(field.shape, dtype=np.uint64)
+    for b, c in enumerate(batch):
+        bit = np.uint64(1) << np.uint64(b)
+        active.flat[c] &= ~bit
+        # cells fixed before c first fired keep a derivation without c: start from them
+        fired = [closure.time[y] for y in closure.fixed[c] if closure.known[y] and closure.by[y] == c]
+        if fired:
+            known[times < min(fired)] |= bit
+        else:
+            known |= bit  # c fixes nothing: the closure does not change
+    fixed = basic_closures(field, active, known)
+    solved = int(np.bitwise_and.reduce(fixed, axis=None))
+    return [bool(solved >> b & 1) for b in range(len(batch))]
+
+
+def _still_solved(closure: Closure, c: int, difficulty: str, cache: dict) -> bool:
+    """After closure.remove(c): does the grade's check still solve the puzzle?"""
+    if closure.is_done:
+        return True
+    if difficulty == "basic":
+        return False
+    seeds = closure.changed | {x for x in closure.win[c] if x in closure.open}
+    for cells, clues in closure.open_groups(seeds):
+        key = (frozenset(cells), frozenset(clues))
+        if key not in cache:
+            cache[key] = _group_solved(closure, cells, clues, difficulty)
+        if not cache[key]:
+            return False
+    return True
+
+
+def _group_solved(closure: Closure, cells: list[int], clues: list[int], difficulty: str) -> bool:
+    """Is one group of open cells fixed by trimming (advanced) or proved unique (search)?"""
+    equations = closure.equations(clues)
+    if difficulty == "search":
+        return not _another_solution(cells, [(eq_cells, need) for _, eq_cells, need in equations], closure.truth)
+    cols = closure.shape[1]
+    named = [(cell_name(*divmod(k, cols)), eq_cells, need) for k, eq_cells, need in equations]
+    trimmer = trim.Trimmer.on_cells(closure.shape, cells, named)
+    trimmer.load()
+    trimmer.run()
+    return trimmer.is_done
+
+
+def _another_solution(cells: list[int], equations: list[tuple[list[int], int]], truth: list[int]) -> bool:
+    """Do the equations (cells, mines) over these 0/1 cells have a solution other than truth?
+
+    A depth-first search with the single-clue rules as propagation, trying the value truth does
+    not have first; it is exact. Past a node budget it hands over to MILP, also exact.
+    """
+    of_cell: dict[int, list[int]] = {x: [] for x in cells}
+    for e, (eq_cells, _) in enumerate(equations):
+        for x in eq_cells:
+            of_cell[x].append(e)
+    need = [count for _, count in equations]
+    free = [len(eq_cells) for eq_cells, _ in equations]
+    value: dict[int, int] = {}
+    trail: list[int] = []
+    budget = [300]  # small groups only: past this MILP is faster than Python search
+
+    def assign(x: int, v: int) -> bool:
+        value[x] = v
+        trail.append(x)
+        ok = True
+        for e in of_cell[x]:
+            need[e] -= v
+            free[e] -= 1
+            if need[e] < 0 or need[e] > free[e]:
+                ok = False
+        return ok
+
+    def undo(mark: int) -> None:
+        while len(trail) > mark:
+            x = trail.pop()
+            v = value.pop(x)
+            for e in of_cell[x]:
+                need[e] += v
+                free[e] += 1
+
+    def propagate(start: int) -> bool:
+        i = start
+        while i < len(trail):
+            for e in of_cell[trail[i]]:
+                if free[e] and (need[e] == 0 or need[e] == free[e]):
+                    v = 0 if need[e] == 0 else 1
+                    for y in equations[e][0]:
+                        if y not in value and not assign(y, v):
+                            return False
+            i += 1
+        return True
+
+    def search(pos: int, differs: bool) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TimeoutError
+        while pos < len(cells) and cells[pos] in value:
+            pos += 1
+        if pos == len(cells):
+            return differs or any(value[x] != truth[x] for x in cells)
+        x = cells[pos]
+        for v in (1 - truth[x], truth[x]):
+            mark = len(trail)
+            if assign(x, v) and propagate(mark) and search(pos + 1, differs or v != truth[x]):
+                return True
+            undo(mark)
+        return False
+
+    try:
+        return search(0, False)
+    except (TimeoutError, RecursionError):
+        return _another_solution_milp(cells, equations, truth)
+
+
+def _another_solution_milp(cells: list[int], equations: list[tuple[list[int], int]], truth: list[int]) -> bool:
+    """The same question as _another_solution, asked of MILP with a no-good cut on truth."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    index = {x: i for i, x in enumerate(cells)}
+    a = np.zeros((len(equations) + 1, len(cells)))
+    lb = np.zeros(len(equations) + 1)
+    ub = np.zeros(len(equations) + 1)
+    for e, (eq_cells, count) in enumerate(equations):
+        a[e, [index[x] for x in eq_cells]] = 1
+        lb[e] = ub[e] = count
+    t = np.array([truth[x] for x in cells], dtype=float)
+    a[-1] = 1 - 2 * t  # no-good cut: differ from truth somewhere
+    lb[-1], ub[-1] = 1 - t.sum(), np.inf
+    result = milp(np.zeros(len(cells)), constraints=LinearConstraint(a, lb, ub),
+                  integrality=np.ones(len(cells)), bounds=Bounds(0, 1))
+    if result.status not in (0, 2):
+        raise GenerationFailed(f"MILP could not decide a group of {len(cells)} cells: {result.message}")
+    return result.status == 0
 
 
 def parse_clue_target(text: str, cells: int) -> int | None:

@@ -14,7 +14,7 @@ from recon.puzzle import CHECKS, generate_puzzle, parse_clue_target
 
 
 @pytest.mark.parametrize("difficulty", ["basic", "advanced", "search"])
-@pytest.mark.parametrize("shape", [(6, 7), (4, 9)])
+@pytest.mark.parametrize("shape", [(6, 7), (4, 9), (9, 14)])  # 126 cells: two batches of 64
 def test_generated_puzzle_is_unique_graded_and_minimal(difficulty, shape):
     puzzle = generate_puzzle(*shape, 45, np.random.default_rng(sum(shape)), difficulty=difficulty)
     problem = make_problem(puzzle.clues, puzzle.known)

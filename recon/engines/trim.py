@@ -28,6 +28,7 @@ Trimming never guesses: when it stalls, the verdict is ``undecided`` with the ce
 from __future__ import annotations
 
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 from math import gcd
 
@@ -111,20 +112,39 @@ class Trimmer:
     def __init__(self, problem: Problem):
         rows, cols = problem.shape
         self.problem = problem
-        self.cols = cols
-        self.value = np.full(rows * cols, -1, dtype=np.int8)  # 0, 1, or -1 while open (private)
-        self.equations: dict[int, Equation] = {}
-        self.by_cell: list[set[int]] = [set() for _ in range(rows * cols)]
-        self.by_cells: dict[frozenset[int], int] = {}
-        self.steps: list[Step] = []
-        self.pending: list[int] = []  # equations added or changed since the basic rules last looked
-        self.next_key = 0
-        self.derived_count = 0
-        self.clue_equations: list[tuple[str, frozenset[int], int]] = []
+        self._setup(problem.shape, np.full(rows * cols, -1, dtype=np.int8))
         for r, c in np.argwhere(problem.known):
             r, c = int(r), int(c)
             cells = frozenset(rr * cols + cc for rr, cc in window_cells(problem.shape, r, c))
             self.clue_equations.append((cell_name(r, c), cells, int(problem.clues[r, c])))
+
+    @classmethod
+    def on_cells(cls, shape: tuple[int, int], open_cells, equations) -> "Trimmer":
+        """A trimmer for some open cells of a grid, the others fixed already (their values unused).
+
+        equations: (name, open cells as row-major indices, mines among them), e.g. clues with
+        the fixed cells substituted. Puzzle generation trims one group of open cells this way.
+        """
+        value = np.zeros(shape[0] * shape[1], dtype=np.int8)
+        value[list(open_cells)] = -1
+        trimmer = cls.__new__(cls)
+        trimmer.problem = None
+        trimmer._setup(shape, value)
+        trimmer.clue_equations = [(name, frozenset(cells), count) for name, cells, count in equations]
+        return trimmer
+
+    def _setup(self, shape: tuple[int, int], value: np.ndarray) -> None:
+        self.cols = shape[1]
+        self.value = value  # 0, 1, or -1 while open (private)
+        self.equations: dict[int, Equation] = {}
+        self.by_cell: defaultdict[int, set[int]] = defaultdict(set)
+        self.by_cells: dict[frozenset[int], int] = {}
+        self.steps: list[Step] = []
+        self.pending: list[int] = []  # equations added or changed since the basic rules last looked
+        self.unpaired: set[int] = set()  # equations added or changed since the pairwise rules last looked
+        self.next_key = 0
+        self.derived_count = 0
+        self.clue_equations: list[tuple[str, frozenset[int], int]] = []
 
     def load(self) -> None:
         """Add one equation per clue (raises Contradiction for a clue its window cannot hold)."""
@@ -156,6 +176,7 @@ class Trimmer:
         key = self.next_key
         self.next_key += 1
         self.pending.append(key)
+        self.unpaired.add(key)
         self.equations[key] = eq
         self.by_cells[eq.cells] = key
         for c in eq.cells:
@@ -247,20 +268,30 @@ class Trimmer:
         return progress
 
     def rule_pairwise(self) -> bool:
-        """Apply subset and overlap to every pair of overlapping equations, the basic rules after each fix."""
+        """Apply subset and overlap to pairs of overlapping equations, the basic rules after each fix.
+
+        Only pairs with an equation added or changed since the last call are looked at: a pair of
+        unchanged equations gave all it can the first time (and substitution replaces an equation
+        by a new one, so a change is always a new key).
+        """
         progress = False
-        for key in sorted(self.equations):
+        todo = sorted(self.unpaired)
+        self.unpaired = set()
+        done: set[int] = set()
+        for key in todo:
             if key not in self.equations:
                 continue
-            partners = set().union(*(self.by_cell[c] for c in self.equations[key].cells)) - {key}
+            done.add(key)
+            partners = set().union(*(self.by_cell[c] for c in self.equations[key].cells)) - done
             for other in sorted(partners):
                 a, b = self.equations.get(key), self.equations.get(other)
                 if a is None:
                     break
                 if b is None:
                     continue
-                if a.cells < b.cells:
-                    rest = b.cells - a.cells
+                if a.cells < b.cells or b.cells < a.cells:
+                    small, big = (a, b) if a.cells < b.cells else (b, a)
+                    rest = big.cells - small.cells
                     if rest in self.by_cells:
                         continue
                     self.derived_count += 1
@@ -270,16 +301,16 @@ class Trimmer:
                             "subset",
                             (),
                             (),
-                            (a.name, b.name),
-                            f"the open cells of {a.label} lie inside those of {b.label}, so the rest, "
-                            f"{self.names(rest)}, hold {b.count} - {a.count} = {b.count - a.count} mine(s) "
+                            (small.name, big.name),
+                            f"the open cells of {small.label} lie inside those of {big.label}, so the rest, "
+                            f"{self.names(rest)}, hold {big.count} - {small.count} = {big.count - small.count} mine(s) "
                             f"(call this {name})",
                             name,
                         )
                     )
-                    self.add(Equation(rest, b.count - a.count, name, (a.name, b.name)))
+                    self.add(Equation(rest, big.count - small.count, name, (small.name, big.name)))
                     progress |= self.rule_basic()
-                elif key < other and not b.cells < a.cells and self.overlap(a, b):
+                elif self.overlap(a, b) if key < other else self.overlap(b, a):
                     progress = True
                     self.rule_basic()
         return progress
