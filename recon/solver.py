@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .engines import ENGINES, FULL_ONLY, algebra, backtrack, milp, trim
+from .engines import ENGINES, FULL_ONLY, algebra, backtrack, hybrid, milp, trim
 from .model import Problem, is_solution, make_problem, violated_clues, cell_name
 from .result import EngineDisagreement, EngineError, Result, Verdict
 
@@ -44,7 +44,10 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
             # exact algebra is the fastest (bench/bench_algebra.py); search and MILP check it
             names = [algebra.NAME, backtrack.NAME, milp.NAME, trim.NAME]
         else:
-            names = [milp.NAME, backtrack.NAME, trim.NAME]
+            # deduction, then search from the deduced state, is the fastest on puzzles
+            # (bench/bench_partial.py); MILP checks it, told the lead's solutions so that it
+            # only has to prove there are no others
+            names = [hybrid.NAME, milp.NAME]
         return names if problem.cells <= CROSSCHECK_CELLS else names[:1]
     else:
         raise ValueError(f"engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
@@ -169,7 +172,12 @@ def solve(
             cap = max(CROSSCHECK_MIN_SECONDS, CROSSCHECK_FACTOR * spent)
             budget = cap if budget is None else min(budget, cap)
         # Ask for one more solution than will be shown: finding none proves the count exact.
-        result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget)
+        lead = results.get(names[0])
+        if name == milp.NAME and lead is not None and lead.count_exact and len(lead.solutions) <= max_solutions:
+            # the lead listed every solution: MILP checks that there is no other
+            result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget, given=lead.solutions)
+        else:
+            result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget)
         verify(result, problem)
         results[name] = result
     return cross_check(results, max_solutions)

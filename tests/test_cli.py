@@ -197,7 +197,7 @@ def test_generate_out_then_solve_round_trip(tmp_path):
 def test_disagreement_prints_both_answers_and_exits_70(monkeypatch, seed_examples):
     clues, solutions = seed_examples["seed-5x5"]
 
-    def liar(problem, *, limit, time_limit):
+    def liar(problem, *, limit, time_limit, **_):
         return Result(Verdict.UNIQUE, [solutions[0]], True, "milp")
 
     monkeypatch.setitem(ENGINES, "milp", liar)

@@ -192,3 +192,30 @@ def test_backjumping_search_matches_milp_enumeration_on_partial_status(shape):
         if a.count_exact:
             assert keys(a.solutions) == keys(b.solutions)
             assert field.tobytes() in keys(a.solutions)
+
+
+@pytest.mark.parametrize("difficulty", ["basic", "advanced", "search"])
+@pytest.mark.parametrize("shape", [(5, 9), (9, 5), (3, 14)])
+def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, shape):
+    from recon.engines import hybrid, milp, trim
+    from recon.puzzle import GenerationFailed, generate_puzzle
+
+    density = 25 if difficulty == "basic" else 45  # dense fields rarely give basic puzzles
+    try:
+        puzzle = generate_puzzle(*shape, density, np.random.default_rng(sum(shape)), difficulty=difficulty)
+    except GenerationFailed:
+        pytest.skip(f"no {difficulty} puzzle of this shape from these seeds")
+    problem = make_problem(puzzle.clues, puzzle.known)
+    result = hybrid.solve(problem, limit=3)
+    assert result.verdict is Verdict.UNIQUE and np.array_equal(result.solutions[0], puzzle.field)
+    assert result.grade == trim.solve(problem).grade == difficulty
+    assert (result.stats["trimmed"] > 0) == (difficulty == "advanced") or difficulty == "search"
+    # an ambiguous variant: drop clues until there are several solutions; counts must agree
+    known = puzzle.known.copy()
+    for r, c in np.argwhere(known)[:2]:
+        known[r, c] = False
+    fewer = make_problem(puzzle.clues, known)
+    a, b = hybrid.solve(fewer, limit=64), milp.solve(fewer, limit=64)
+    assert a.verdict is b.verdict and a.count_exact == b.count_exact
+    if a.count_exact:
+        assert {s.tobytes() for s in a.solutions} == {s.tobytes() for s in b.solutions}

@@ -15,9 +15,9 @@ def test_plan_auto_full_small_runs_every_engine_with_algebra_first():
     assert solving.plan(problem, "auto") == ["algebra", "backtrack", "milp", "trim"]
 
 
-def test_plan_auto_partial_runs_milp_first():
+def test_plan_auto_partial_runs_hybrid_first_and_milp_checks_it():
     problem = make_problem(np.zeros((4, 5), np.uint8), np.eye(4, 5, dtype=bool))
-    assert solving.plan(problem, "auto") == ["milp", "backtrack", "trim"]
+    assert solving.plan(problem, "auto") == ["hybrid", "milp"]
 
 
 def test_plan_auto_large_runs_one_engine(monkeypatch):
@@ -26,7 +26,7 @@ def test_plan_auto_large_runs_one_engine(monkeypatch):
     assert solving.plan(problem, "auto") == ["algebra"]
     assert solving.plan(problem, "all") == list(ENGINES)
     partial = make_problem(np.zeros((4, 5), np.uint8), np.eye(4, 5, dtype=bool))
-    assert solving.plan(partial, "auto") == ["milp"]
+    assert solving.plan(partial, "auto") == ["hybrid"]
     assert "algebra" not in solving.plan(partial, "all")
 
 
@@ -70,7 +70,7 @@ def test_max_solutions_truncates_but_keeps_the_count():
 
 
 def _liar(verdict, solutions, exact):
-    def engine(problem, *, limit, time_limit):
+    def engine(problem, *, limit, time_limit, **_):
         return Result(verdict, [np.array(s, dtype=bool) for s in solutions], exact, "milp")
 
     return engine
@@ -92,7 +92,7 @@ def test_an_engine_that_misses_a_solution_is_caught(monkeypatch, seed_examples):
     monkeypatch.setitem(ENGINES, "milp", _liar(Verdict.UNIQUE, solutions[:1], True))
     with pytest.raises(EngineDisagreement, match="engines disagree") as info:
         solve(clues, engine="all")
-    assert set(info.value.results) == {"algebra", "backtrack", "milp", "trim"}
+    assert set(info.value.results) == {"algebra", "backtrack", "hybrid", "milp", "trim"}
 
 
 def test_an_engine_that_claims_none_is_caught(monkeypatch, seed_examples):

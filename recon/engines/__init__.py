@@ -1,6 +1,7 @@
 """The engines. Each takes a Problem and returns a Result; none reads files or prints.
 
-backtrack and milp are complete: they enumerate solutions and prove the count. algebra is exact
+backtrack, hybrid and milp are complete: they enumerate solutions and prove the count (hybrid
+deduces by trimming first and searches from there). algebra is exact
 and complete for a full status only (every cell a clue). trim is sound but incomplete: it fixes
 cells by deduction and says ``undecided`` when its rules stall.
 """
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 from ..model import Problem
 from ..result import Result
-from . import algebra, backtrack, milp, trim
+from . import algebra, backtrack, hybrid, milp, trim
 
 EngineFn = Callable[..., Result]
 
@@ -19,11 +20,12 @@ EngineFn = Callable[..., Result]
 ENGINES: dict[str, EngineFn] = {
     algebra.NAME: algebra.solve,
     backtrack.NAME: backtrack.solve,
+    hybrid.NAME: hybrid.solve,
     milp.NAME: milp.solve,
     trim.NAME: trim.solve,
 }
 #: The engines that enumerate every solution and prove the count (algebra: full status only).
-COMPLETE = (backtrack.NAME, milp.NAME)
+COMPLETE = (backtrack.NAME, hybrid.NAME, milp.NAME)
 #: Engines that need a full status.
 FULL_ONLY = (algebra.NAME,)
 

@@ -1,0 +1,91 @@
+"""Hybrid: deduce what the rules can, then search the rest. The fastest exact engine on puzzles.
+
+1. The single-clue rules run as the search's propagation (cheap, counts only).
+2. If cells stay open, trimming (pairwise rules, elimination: recon.engines.trim) works on the
+   open cells alone, with the fixed cells substituted into the clues.
+3. Every cell fixed so far is a fact (deduced, never guessed: no solution differs there), and
+   backtracking with propagation and backjumping enumerates the rest from that state.
+
+Steps 1 and 2 are sound, and step 3 is complete, so the engine is complete: the count it reports
+is exact when the search runs out. It also grades the puzzle like `recon explain`: basic when step
+1 fixes every cell, advanced when step 2 is needed and enough, search otherwise. Backtracking alone
+can take minutes on puzzles that need the pairwise rules (bench/bench_partial.py); starting from the
+trimmed state it does not.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..model import Problem, cell_name
+from ..result import Result, Verdict
+from . import backtrack, trim
+
+NAME = "hybrid"
+
+
+def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
+    """Deduce, then search from the deduced state; list up to `limit` solutions and say if there are others."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    search = backtrack._Search(problem)
+    stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
+    if not search.start():
+        reason = search.describe_conflict(search.conflict)
+        return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade="basic")
+    grade = "basic"
+    open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
+    if open_cells:
+        grade = "advanced"
+        cols = problem.shape[1]
+        equations = []
+        for k, cells in enumerate(search.clue_cells):
+            if search.free[k]:
+                r, c = search.clue_rc[k]
+                open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
+                equations.append((cell_name(r, c), open_here, search.need[k]))
+        trimmer = trim.Trimmer.on_cells(problem.shape, open_cells, equations)
+        try:
+            trimmer.load()
+            trimmer.run(deadline)
+        except trim.Contradiction as stop:
+            seconds = time.perf_counter() - start
+            return Result(Verdict.NONE, [], True, NAME, seconds, stats, stop.step.text, grade="advanced")
+        except TimeoutError:
+            pass
+        queue: list[int] = []
+        for x in open_cells:
+            v = int(trimmer.value[x])
+            if v >= 0 and search.value[x] == backtrack._UNDECIDED:
+                stats["trimmed"] += 1
+                if search.assign(x, v, -1, queue) >= 0:  # never expected: trimming is sound
+                    queue.clear()
+                    break
+        search.propagate(queue)
+        if not trimmer.is_done:
+            grade = "search"
+    stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
+    solutions: list[np.ndarray] = []
+    exhausted = False
+    try:
+        for values in search.iter_solutions(deadline):
+            solutions.append(np.array(values, dtype=bool).reshape(problem.shape))
+            if len(solutions) >= limit:
+                break
+        else:
+            exhausted = True
+    except backtrack.TimeUp:
+        pass
+    stats["nodes"] = search.nodes
+    verdict = Verdict.of_search(len(solutions), exhausted)
+    reason = None
+    if verdict is Verdict.NONE:
+        reason = "every way of placing the mines in the cells left open breaks some clue (search exhausted)"
+    elif verdict is Verdict.UNDECIDED:
+        reason = f"time limit of {time_limit:g} s reached after {search.nodes} nodes"
+    seconds = time.perf_counter() - start
+    return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason, grade=grade if solutions else None)
