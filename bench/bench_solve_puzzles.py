@@ -1,0 +1,113 @@
+"""Benchmark: proved verdicts on Fill-a-Pix puzzles, published and generated (issue 5 solving target).
+
+    python bench/bench_solve_puzzles.py --seeds 3
+
+Sets:
+- published: hakank's three and the IST examples e0-e7 (tests/data), and the LEGUP Fillapix files
+  in ../shared/data/legup/fillapix read by the importer (not copied: their licence);
+- generated: puzzles from recon's generator at P = 50 % (basic up to 50x50, advanced and search smaller:
+  generating those takes longer),
+  and an ambiguous variant of each (its first 3 clues dropped).
+
+Per group: median seconds of `solve(engine="auto")` (the hybrid engine leads, MILP checks it),
+of hybrid alone, MILP alone and backtracking alone (10 s limit), all in this run, with the
+verdicts and the grades hybrid reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import load_fillapix  # noqa: E402
+
+from recon import make_problem, solve  # noqa: E402
+from recon.engines import backtrack, hybrid, milp  # noqa: E402
+from recon.puzzle import GenerationFailed, generate_puzzle  # noqa: E402
+from recon.puzzles import read_any_status  # noqa: E402
+
+LEGUP = ROOT.parent / "shared" / "data" / "legup" / "fillapix"
+
+
+def timed(fn):
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def measure(problems, repeats):
+    rows = {"auto": [], "hybrid": [], "milp": [], "backtrack": []}
+    verdicts, grades = Counter(), Counter()
+    for problem in problems:
+        for _ in range(repeats):
+            seconds, result = timed(lambda: solve(problem.clues, problem.known))
+            rows["auto"].append(seconds)
+        verdicts[result.verdict.value] += 1
+        seconds, lead = timed(lambda: hybrid.solve(problem, limit=3))
+        rows["hybrid"].append(seconds)
+        grades[lead.grade or "-"] += 1
+        rows["milp"].append(timed(lambda: milp.solve(problem, limit=3))[0])
+        seconds, bt = timed(lambda: backtrack.solve(problem, limit=3, time_limit=10))
+        rows["backtrack"].append(seconds if bt.verdict.value != "undecided" else float("inf"))
+    return {k: statistics.median(v) for k, v in rows.items()}, verdicts, grades
+
+
+def show(name, size, problems, repeats):
+    med, verdicts, grades = measure(problems, repeats)
+    bt = "> 10" if med["backtrack"] == float("inf") else f"{med['backtrack']:.4f}"
+    print(
+        f"| {name} | {size} | {len(problems)} | {med['auto']:.4f} | {med['hybrid']:.4f} | {med['milp']:.4f} | {bt} "
+        f"| {med['milp'] / med['hybrid']:.0f}x | {dict(verdicts)} | {dict(grades)} |",
+        flush=True,
+    )
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 20, 30, 40, 50])
+    parser.add_argument("--hard-sizes", type=int, nargs="+", default=[10, 20])
+    args = parser.parse_args(argv)
+    print("| set | size | puzzles | auto s | hybrid s | milp s | backtrack s | milp / hybrid | verdicts | grades |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    published = [make_problem(clues, known) for clues, known, _, _ in load_fillapix().values()]
+    show("hakank + IST", "5x5-20x20", published, args.repeats)
+    if LEGUP.is_dir():
+        legup = []
+        for path in sorted(LEGUP.glob("*.xml")):
+            clues, known, _ = read_any_status(path.read_bytes(), str(path))
+            legup.append(make_problem(clues, known))
+        show("LEGUP (importer)", "10x10-20x20", legup, args.repeats)
+    plan = [(n, "basic", 50) for n in args.sizes]
+    plan += [(n, d, 50) for d in ("advanced", "search") for n in args.hard_sizes]
+    for n, difficulty, p in plan:
+        puzzles, ambiguous = [], []
+        for seed in range(args.seeds):
+            try:
+                puzzle = generate_puzzle(n, n, p, np.random.default_rng(seed), difficulty=difficulty)
+            except GenerationFailed:
+                continue
+            puzzles.append(make_problem(puzzle.clues, puzzle.known))
+            known = puzzle.known.copy()
+            for r, c in np.argwhere(known)[:3]:
+                known[r, c] = False
+            ambiguous.append(make_problem(puzzle.clues, known))
+        if not puzzles:
+            print(f"| generated {difficulty} | {n}x{n} | 0 | no puzzle from {args.seeds} seeds |")
+            continue
+        show(f"generated {difficulty}", f"{n}x{n}", puzzles, args.repeats)
+        show(f"{difficulty}, 3 clues dropped", f"{n}x{n}", ambiguous, args.repeats)
+
+
+if __name__ == "__main__":
+    main()
