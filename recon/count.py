@@ -1,8 +1,13 @@
 """Exact solution counts and per-cell mine probabilities.
 
-A full status is counted by the algebra engine (exactly, however large the number); a partial
-status by complete enumeration with the backtracking engine, up to a limit. Small full grids are
-counted both ways and must agree.
+A full status is counted by the algebra engine (exactly, however large the number). A partial
+status is first deduced as far as the rules go (the hybrid engine's single-clue rules and
+trimming: every solution agrees there); the cells left open split into independent groups
+(cells joined by an open clue that sees both, as classic Minesweeper analysers split the
+frontier), each group is enumerated on its own, and the count is the product of the group counts
+(times 2 for each cell no clue sees). So two far-apart ambiguous corners cost the sum of their
+enumerations, not the product. Small grids are also counted by plain enumeration with the
+backtracking engine and must agree.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .engines import algebra, backtrack
+from .engines import algebra, backtrack, hybrid
 from .engines.backtrack import TimeUp
 from .model import Problem
 from .result import EngineDisagreement, Result, Verdict
@@ -79,11 +84,142 @@ def count_solutions(
             result.reason = (result.reason + "; " if result.reason else "") + "probabilities need an exact, enumerable count"
         result.seconds = time.perf_counter() - start
         return result
-    n, exhausted, tally = _enumerated(problem, limit, time_limit, probabilities)
+    deadline = None if time_limit is None else start + time_limit
+    n, exhausted, tally, groups = _by_groups(problem, limit, deadline)
+    method = f"deduction, then {groups} independent group(s) enumerated"
+    if problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
+        plain, plain_exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, None, False)
+        if not plain_exhausted or plain != n:
+            raise EngineDisagreement(
+                f"exact counts differ: groups {n}, plain enumeration {plain}",
+                {
+                    "hybrid": Result(Verdict.MULTIPLE if n > 1 else Verdict.UNIQUE, [], True, "hybrid", solution_count=n),
+                    "backtrack": Result(
+                        Verdict.MULTIPLE if plain > 1 else Verdict.UNIQUE, [], plain_exhausted, "backtrack", solution_count=plain
+                    ),
+                },
+            )
+        method += ", checked by plain enumeration"
     probs = None
     reason = None
-    if exhausted and tally is not None and n:
-        probs = [[Fraction(int(tally[r, c]), n) for c in range(cols)] for r in range(rows)]
+    if exhausted and n and probabilities:
+        probs = [[tally[r][c] for c in range(cols)] for r in range(rows)]
     if not exhausted:
-        reason = f"stopped after {n} solutions (limit {limit}" + (f" or {time_limit:g} s" if time_limit else "") + "): a lower bound"
-    return Count(n, exhausted, "enumeration (backtrack)", time.perf_counter() - start, probs, reason)
+        reason = (
+            f"a group had more than {limit} solutions" + (f" or {time_limit:g} s ran out" if time_limit else "")
+            + f": at least {n} (a lower bound)"
+        )
+    return Count(n, exhausted, method, time.perf_counter() - start, probs, reason)
+
+
+def _by_groups(problem: Problem, limit: int, deadline: float | None):
+    """Count a partial status group by group: (count, exact, per-cell Fractions, number of groups)."""
+    rows, cols = problem.shape
+    search, _, _ = hybrid.deduce(problem, deadline)
+    if search is None:
+        return 0, True, None, 0
+    value = search.value
+    undecided = backtrack._UNDECIDED
+    # open clue equations, and groups of open cells joined by them (union-find)
+    equations = []
+    parent = {x: x for x in range(problem.cells) if value[x] == undecided}
+
+    def root(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    seen_by_clue = set()
+    for k, cells in enumerate(search.clue_cells):
+        if search.free[k]:
+            open_here = [x for x in cells if value[x] == undecided]
+            equations.append((open_here, search.need[k]))
+            seen_by_clue.update(open_here)
+            for x in open_here[1:]:
+                parent[root(x)] = root(open_here[0])
+    members: dict[int, list[int]] = {}
+    for x in seen_by_clue:
+        members.setdefault(root(x), []).append(x)
+    group_eqs: dict[int, list] = {g: [] for g in members}
+    for eq in equations:
+        group_eqs[root(eq[0][0])].append(eq)
+    prob = [[Fraction(value[r * cols + c]) if value[r * cols + c] != undecided else Fraction(1, 2) for c in range(cols)] for r in range(rows)]
+    total, exact = 1 << (len(parent) - len(seen_by_clue)), True  # cells no open clue sees: free
+    for g, cells in members.items():
+        count, tally, complete = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline)
+        total *= count
+        exact &= complete
+        if count and complete:
+            for x in cells:
+                prob[x // cols][x % cols] = Fraction(tally[x], count)
+    return total, exact, prob if exact else None, len(members)
+
+
+def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None):
+    """Enumerate the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell, complete)."""
+    of_cell: dict[int, list[int]] = {x: [] for x in cells}
+    for e, (eq_cells, _) in enumerate(equations):
+        for x in eq_cells:
+            of_cell[x].append(e)
+    need = [count for _, count in equations]
+    free = [len(eq_cells) for eq_cells, _ in equations]
+    value: dict[int, int] = {}
+    trail: list[int] = []
+    tally = dict.fromkeys(cells, 0)
+    found = [0]
+
+    def assign(x: int, v: int) -> bool:
+        value[x] = v
+        trail.append(x)
+        ok = True
+        for e in of_cell[x]:
+            need[e] -= v
+            free[e] -= 1
+            ok = ok and 0 <= need[e] <= free[e]
+        return ok
+
+    def undo(mark: int) -> None:
+        while len(trail) > mark:
+            x = trail.pop()
+            v = value.pop(x)
+            for e in of_cell[x]:
+                need[e] += v
+                free[e] += 1
+
+    def propagate(mark: int) -> bool:
+        i = mark
+        while i < len(trail):
+            for e in of_cell[trail[i]]:
+                if free[e] and (need[e] == 0 or need[e] == free[e]):
+                    v = 0 if need[e] == 0 else 1
+                    for y in equations[e][0]:
+                        if y not in value and not assign(y, v):
+                            return False
+            i += 1
+        return True
+
+    def search(pos: int) -> None:
+        while pos < len(cells) and cells[pos] in value:
+            pos += 1
+        if pos == len(cells):
+            found[0] += 1
+            for x in cells:
+                tally[x] += value[x]
+            if found[0] > limit:
+                raise StopIteration
+            return
+        if deadline is not None and time.perf_counter() > deadline:
+            raise StopIteration
+        x = cells[pos]
+        for v in (0, 1):
+            mark = len(trail)
+            if assign(x, v) and propagate(mark):
+                search(pos + 1)
+            undo(mark)
+
+    try:
+        search(0)
+    except StopIteration:
+        return min(found[0], limit), tally, False
+    return found[0], tally, True

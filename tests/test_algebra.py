@@ -180,11 +180,43 @@ def test_probabilities_are_exact_fractions_of_the_enumerated_solutions(shape):
                 assert counted.probabilities[r][c] == Fraction(int(round(mean[r, c] * len(solutions))), len(solutions))
 
 
-def test_count_partial_status_by_enumeration_and_limit():
+def test_count_partial_status_by_groups_and_limit():
     problem = make_problem(np.zeros((3, 3), np.uint8), np.zeros((3, 3), bool))
-    assert count_solutions(problem).count == 512
-    stopped = count_solutions(problem, limit=100)
-    assert not stopped.exact and stopped.count == 100 and "lower bound" in stopped.reason
+    nothing = count_solutions(problem, limit=100)
+    assert nothing.exact and nothing.count == 512  # no clue: nine free cells, no enumeration needed
+    rng = np.random.default_rng(4)
+    field = rng.random((3, 40)) < 0.5
+    known = np.zeros((3, 40), bool)
+    known[1, ::2] = True  # one row of clues, every other column: one long group, many solutions
+    stopped = count_solutions(make_problem(status(field), known), limit=10)
+    assert not stopped.exact and stopped.count >= 10 and "lower bound" in stopped.reason
+
+
+@pytest.mark.parametrize("shape", [(4, 30), (30, 4), (2, 50)])
+def test_count_partial_status_splits_independent_groups(shape):
+    """Two ambiguous regions far apart: counted apart, the product agrees with plain enumeration."""
+    rng = np.random.default_rng(sum(shape))
+    checked = 0
+    for _ in range(40):
+        field = rng.random(shape) < 0.4
+        known = np.ones(shape, bool)
+        long_axis = 1 if shape[1] > shape[0] else 0
+        n = shape[long_axis]
+        for lo in (0, n - 8):  # drop clues at random near both ends
+            region = [slice(None), slice(None)]
+            region[long_axis] = slice(lo, lo + 8)
+            known[tuple(region)] &= rng.random(known[tuple(region)].shape) < 0.5
+        problem = make_problem(status(field), known)
+        result = count_solutions(problem, probabilities=True)
+        groups = int(result.method.split("then ")[1].split(" ")[0])
+        if result.count < 4 or groups < 2:
+            continue
+        solutions = list(backtrack.iter_solutions(problem))
+        assert result.exact and result.count == len(solutions)
+        tally = np.sum(solutions, axis=0)
+        assert [[p * len(solutions) for p in row] for row in result.probabilities] == tally.tolist()
+        checked += 1
+    assert checked >= 3
 
 
 def run(*argv):

@@ -26,22 +26,17 @@ from . import backtrack, trim
 NAME = "hybrid"
 
 
-def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
-    """Deduce, then search from the deduced state; list up to `limit` solutions and say if there are others."""
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+def deduce(problem: Problem, deadline: float | None = None, stats: dict | None = None):
+    """Steps 1 and 2: return (search state with every deduced cell set, grade, None), or
+    (None, grade, reason) when the clues contradict. The grade is basic, advanced or search."""
+    stats = {} if stats is None else stats
     search = backtrack._Search(problem)
-    stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
     if not search.start():
-        reason = search.describe_conflict(search.conflict)
-        return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade="basic")
+        return None, "basic", search.describe_conflict(search.conflict)
     grade = "basic"
     open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
     if open_cells:
         grade = "advanced"
-        cols = problem.shape[1]
         equations = []
         for k, cells in enumerate(search.clue_cells):
             if search.free[k]:
@@ -53,21 +48,35 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) 
             trimmer.load()
             trimmer.run(deadline)
         except trim.Contradiction as stop:
-            seconds = time.perf_counter() - start
-            return Result(Verdict.NONE, [], True, NAME, seconds, stats, stop.step.text, grade="advanced")
+            return None, "advanced", stop.step.text
         except TimeoutError:
             pass
         queue: list[int] = []
+        stats["trimmed"] = 0
         for x in open_cells:
             v = int(trimmer.value[x])
             if v >= 0 and search.value[x] == backtrack._UNDECIDED:
                 stats["trimmed"] += 1
-                if search.assign(x, v, -1, queue) >= 0:  # never expected: trimming is sound
-                    queue.clear()
-                    break
-        search.propagate(queue)
+                bad = search.assign(x, v, -1, queue)
+                if bad >= 0:  # never expected: trimming is sound
+                    return None, "advanced", search.describe_conflict(bad)
+        if not search.propagate(queue):  # never expected either
+            return None, "advanced", search.describe_conflict(search.conflict)
         if not trimmer.is_done:
             grade = "search"
+    return search, grade, None
+
+
+def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
+    """Deduce, then search from the deduced state; list up to `limit` solutions and say if there are others."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
+    search, grade, reason = deduce(problem, deadline, stats)
+    if search is None:
+        return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
     solutions: list[np.ndarray] = []
     exhausted = False
