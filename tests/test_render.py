@@ -85,6 +85,6 @@ def test_count_heat_map_png(tmp_path):
 
 def test_count_heat_map_needs_an_exact_count(tmp_path):
     status_file = tmp_path / "s.txt"
-    status_file.write_text("???\n???\n")
+    status_file.write_text("????????????\n1?1?1?1?1?1?\n????????????\n")  # one group, many solutions
     code, _, err = run("count", str(status_file), "--limit", "5", "--picture", str(tmp_path / "h.png"))
     assert code == 2 and "need an exact count" in err
