@@ -160,68 +160,15 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
 
 def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None):
     """Enumerate the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell, complete)."""
-    of_cell: dict[int, list[int]] = {x: [] for x in cells}
-    for e, (eq_cells, _) in enumerate(equations):
-        for x in eq_cells:
-            of_cell[x].append(e)
-    need = [count for _, count in equations]
-    free = [len(eq_cells) for eq_cells, _ in equations]
-    value: dict[int, int] = {}
-    trail: list[int] = []
     tally = dict.fromkeys(cells, 0)
-    found = [0]
-
-    def assign(x: int, v: int) -> bool:
-        value[x] = v
-        trail.append(x)
-        ok = True
-        for e in of_cell[x]:
-            need[e] -= v
-            free[e] -= 1
-            ok = ok and 0 <= need[e] <= free[e]
-        return ok
-
-    def undo(mark: int) -> None:
-        while len(trail) > mark:
-            x = trail.pop()
-            v = value.pop(x)
-            for e in of_cell[x]:
-                need[e] += v
-                free[e] += 1
-
-    def propagate(mark: int) -> bool:
-        i = mark
-        while i < len(trail):
-            for e in of_cell[trail[i]]:
-                if free[e] and (need[e] == 0 or need[e] == free[e]):
-                    v = 0 if need[e] == 0 else 1
-                    for y in equations[e][0]:
-                        if y not in value and not assign(y, v):
-                            return False
-            i += 1
-        return True
-
-    def search(pos: int) -> None:
-        while pos < len(cells) and cells[pos] in value:
-            pos += 1
-        if pos == len(cells):
-            found[0] += 1
+    found = 0
+    try:
+        for value in backtrack.iter_equation_solutions(cells, equations, deadline=deadline):
+            found += 1
             for x in cells:
                 tally[x] += value[x]
-            if found[0] > limit:
-                raise StopIteration
-            return
-        if deadline is not None and time.perf_counter() > deadline:
-            raise StopIteration
-        x = cells[pos]
-        for v in (0, 1):
-            mark = len(trail)
-            if assign(x, v) and propagate(mark):
-                search(pos + 1)
-            undo(mark)
-
-    try:
-        search(0)
-    except StopIteration:
-        return min(found[0], limit), tally, False
-    return found[0], tally, True
+            if found > limit:
+                return limit, tally, False
+    except TimeUp:
+        return found, tally, False
+    return found, tally, True

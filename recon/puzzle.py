@@ -190,69 +190,16 @@ def _group_solved(closure: Closure, cells: list[int], clues: list[int], difficul
 def _another_solution(cells: list[int], equations: list[tuple[list[int], int]], truth: list[int]) -> bool:
     """Do the equations (cells, mines) over these 0/1 cells have a solution other than truth?
 
-    A depth-first search with the single-clue rules as propagation, trying the value truth does
-    not have first; it is exact. Past a node budget it hands over to MILP, also exact.
+    The equation search of the backtracking engine, trying the value truth does not have first;
+    it is exact. Past a node budget (small groups only: past it MILP is faster than a Python
+    search) it hands over to MILP, also exact.
     """
-    of_cell: dict[int, list[int]] = {x: [] for x in cells}
-    for e, (eq_cells, _) in enumerate(equations):
-        for x in eq_cells:
-            of_cell[x].append(e)
-    need = [count for _, count in equations]
-    free = [len(eq_cells) for eq_cells, _ in equations]
-    value: dict[int, int] = {}
-    trail: list[int] = []
-    budget = [300]  # small groups only: past this MILP is faster than Python search
-
-    def assign(x: int, v: int) -> bool:
-        value[x] = v
-        trail.append(x)
-        ok = True
-        for e in of_cell[x]:
-            need[e] -= v
-            free[e] -= 1
-            if need[e] < 0 or need[e] > free[e]:
-                ok = False
-        return ok
-
-    def undo(mark: int) -> None:
-        while len(trail) > mark:
-            x = trail.pop()
-            v = value.pop(x)
-            for e in of_cell[x]:
-                need[e] += v
-                free[e] += 1
-
-    def propagate(start: int) -> bool:
-        i = start
-        while i < len(trail):
-            for e in of_cell[trail[i]]:
-                if free[e] and (need[e] == 0 or need[e] == free[e]):
-                    v = 0 if need[e] == 0 else 1
-                    for y in equations[e][0]:
-                        if y not in value and not assign(y, v):
-                            return False
-            i += 1
-        return True
-
-    def search(pos: int, differs: bool) -> bool:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise TimeoutError
-        while pos < len(cells) and cells[pos] in value:
-            pos += 1
-        if pos == len(cells):
-            return differs or any(value[x] != truth[x] for x in cells)
-        x = cells[pos]
-        for v in (1 - truth[x], truth[x]):
-            mark = len(trail)
-            if assign(x, v) and propagate(mark) and search(pos + 1, differs or v != truth[x]):
-                return True
-            undo(mark)
-        return False
-
     try:
-        return search(0, False)
-    except (TimeoutError, RecursionError):
+        for value in backtrack.iter_equation_solutions(cells, equations, first=lambda x: 1 - truth[x], max_nodes=300):
+            if any(value[x] != truth[x] for x in cells):
+                return True
+        return False
+    except (backtrack.TimeUp, RecursionError):
         return _another_solution_milp(cells, equations, truth)
 
 

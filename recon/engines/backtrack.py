@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 from math import comb
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -264,6 +264,94 @@ class _Search:
                     self.depth -= 1
 
 
+def collect(search: _Search, shape: tuple[int, int], limit: int, deadline: float | None) -> tuple[list[np.ndarray], bool]:
+    """Take up to `limit` solutions from a search; return them and whether the search ran out."""
+    solutions: list[np.ndarray] = []
+    try:
+        for values in search.iter_solutions(deadline):
+            solutions.append(np.array(values, dtype=bool).reshape(shape))
+            if len(solutions) >= limit:
+                return solutions, False
+    except TimeUp:
+        return solutions, False
+    return solutions, True
+
+
+def iter_equation_solutions(
+    cells: list[int],
+    equations: list[tuple[list[int], int]],
+    *,
+    first: Callable[[int], int] | None = None,
+    deadline: float | None = None,
+    max_nodes: int | None = None,
+) -> Iterator[dict[int, int]]:
+    """Yield every 0/1 assignment of cells that meets the equations (cells, mines among them).
+
+    The same search as above on bare equations (a group of open cells, the fixed cells already
+    substituted): cells in the given order, the single-clue rules as propagation. first(x) is the
+    value to try first (0 if not given). The dict yielded is valid until the next one. Raises
+    TimeUp past the deadline or after max_nodes guesses.
+    """
+    of_cell: dict[int, list[int]] = {x: [] for x in cells}
+    for e, (eq_cells, _) in enumerate(equations):
+        for x in eq_cells:
+            of_cell[x].append(e)
+    need = [count for _, count in equations]
+    free = [len(eq_cells) for eq_cells, _ in equations]
+    value: dict[int, int] = {}
+    trail: list[int] = []
+    nodes = [0]
+
+    def assign(x: int, v: int) -> bool:
+        value[x] = v
+        trail.append(x)
+        ok = True
+        for e in of_cell[x]:
+            need[e] -= v
+            free[e] -= 1
+            ok = ok and 0 <= need[e] <= free[e]
+        return ok
+
+    def undo(mark: int) -> None:
+        while len(trail) > mark:
+            x = trail.pop()
+            v = value.pop(x)
+            for e in of_cell[x]:
+                need[e] += v
+                free[e] += 1
+
+    def propagate(mark: int) -> bool:
+        i = mark
+        while i < len(trail):
+            for e in of_cell[trail[i]]:
+                if free[e] and (need[e] == 0 or need[e] == free[e]):
+                    v = 0 if need[e] == 0 else 1
+                    for y in equations[e][0]:
+                        if y not in value and not assign(y, v):
+                            return False
+            i += 1
+        return True
+
+    def search(pos: int) -> Iterator[dict[int, int]]:
+        while pos < len(cells) and cells[pos] in value:
+            pos += 1
+        if pos == len(cells):
+            yield value
+            return
+        nodes[0] += 1
+        if (max_nodes is not None and nodes[0] > max_nodes) or (deadline is not None and time.perf_counter() > deadline):
+            raise TimeUp
+        x = cells[pos]
+        v0 = first(x) if first else 0
+        for v in (v0, 1 - v0):
+            mark = len(trail)
+            if assign(x, v) and propagate(mark):
+                yield from search(pos + 1)
+            undo(mark)
+
+    yield from search(0)
+
+
 def is_forced(problem: Problem) -> bool:
     """Do the single-clue rules alone (this search's propagation, before any guess) fix every cell?"""
     search = _Search(problem)
@@ -285,17 +373,7 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) 
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     search = _Search(problem)
-    solutions: list[np.ndarray] = []
-    exhausted = False
-    try:
-        for values in search.iter_solutions(deadline):
-            solutions.append(np.array(values, dtype=bool).reshape(problem.shape))
-            if len(solutions) >= limit:
-                break
-        else:
-            exhausted = True
-    except TimeUp:
-        pass
+    solutions, exhausted = collect(search, problem.shape, limit, deadline)
     seconds = time.perf_counter() - start
     verdict = Verdict.of_search(len(solutions), exhausted)
     reason = None

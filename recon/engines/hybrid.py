@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from ..model import Problem, cell_name
 from ..result import Result, Verdict
 from . import backtrack, trim
@@ -78,17 +76,7 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) 
     if search is None:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
-    solutions: list[np.ndarray] = []
-    exhausted = False
-    try:
-        for values in search.iter_solutions(deadline):
-            solutions.append(np.array(values, dtype=bool).reshape(problem.shape))
-            if len(solutions) >= limit:
-                break
-        else:
-            exhausted = True
-    except backtrack.TimeUp:
-        pass
+    solutions, exhausted = backtrack.collect(search, problem.shape, limit, deadline)
     stats["nodes"] = search.nodes
     verdict = Verdict.of_search(len(solutions), exhausted)
     reason = None
