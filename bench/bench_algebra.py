@@ -51,18 +51,30 @@ def main_bench(argv=None):
     print("| size | size mod 3 | engine s | x per 4x cells | solve end to end s | x per 4x cells | subprocess s | max RSS MB |")
     print("|---|---|---|---|---|---|---|---|")
     for series in args.series:
-        previous = None
-        for n in [int(x) for x in series.split(",")]:
+        sizes = [int(x) for x in series.split(",")]
+        cases = {}
+        for n in sizes:
             field = random_field(n, n, args.p, np.random.default_rng(n))
             problem = make_problem(status(field))
             path = tmp / f"s{n}.txt"
             path.write_text(format_status(problem.clues))
-            out = tmp / f"o{n}.txt"
-            engine = median_time(lambda: ENGINES["algebra"](problem, limit=2), args.repeats)
-            e2e = median_time(
-                lambda: main(["solve", str(path), "--out", str(out), "-q"], stdout=io.StringIO(), stderr=io.StringIO()),
-                args.repeats,
-            )
+            cases[n] = (problem, path, tmp / f"o{n}.txt")
+        # Sizes are interleaved within each repeat (not all repeats of one size, then the next), so
+        # a change in the shared machine's load falls on both sides of a growth ratio alike.
+        times = {n: ([], []) for n in sizes}
+        for _ in range(args.repeats):
+            for n in sizes:
+                problem, path, out = cases[n]
+                start = time.perf_counter()
+                ENGINES["algebra"](problem, limit=2)
+                times[n][0].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                main(["solve", str(path), "--out", str(out), "-q"], stdout=io.StringIO(), stderr=io.StringIO())
+                times[n][1].append(time.perf_counter() - start)
+        previous = None
+        for n in sizes:
+            problem, path, out = cases[n]
+            engine, e2e = (statistics.median(t) for t in times[n])
             start = time.perf_counter()
             # /usr/bin/time reports the child's own peak memory (a forked child's ru_maxrss would
             # include this benchmark's memory at the fork)

@@ -129,8 +129,43 @@ def _parse_tokens(content: str, offset: int, grammar: _Grammar, path: str, line_
     return np.array(values, dtype=np.int8)
 
 
+def _read_plain_grid(data: bytes | str, grammar: _Grammar) -> tuple[np.ndarray, list[int]] | None:
+    """Fast path for the common layout: every byte a cell or a LF, rows of equal width, blank lines
+    only before and after. Returns (codes, line numbers) or None when the general reader is needed
+    (which also produces every error message)."""
+    if isinstance(data, str):
+        if not data.isascii():
+            return None
+        data = data.encode("ascii")
+    buf = np.frombuffer(data, dtype=np.uint8)
+    newline = ord("\n")
+    lines = buf == newline
+    if lines.all():
+        return None
+    # the first and last byte that is not a LF (argmax: no index array the size of the file)
+    first, last = int(np.argmin(lines)), buf.size - 1 - int(np.argmin(lines[::-1]))
+    core = buf[first : last + 1]
+    codes = grammar.table[core]
+    breaks = lines[first : last + 1]
+    if not np.all((codes >= 0) | breaks):
+        return None
+    nl = np.flatnonzero(breaks)
+    width = int(nl[0]) if nl.size else core.size
+    rows = nl.size + 1
+    if width == 0 or rows * (width + 1) - 1 != core.size or (nl.size and not np.all(breaks[width :: width + 1])):
+        return None
+    grid = np.empty(rows * (width + 1), dtype=np.int8)
+    grid[: core.size] = codes
+    grid = grid.reshape(rows, width + 1)[:, :width]
+    lead = int(np.count_nonzero(lines[:first]))
+    return np.ascontiguousarray(grid), list(range(lead + 1, lead + 1 + rows))
+
+
 def _read_grid(data: bytes | str, path: str, grammar: _Grammar) -> tuple[np.ndarray, list[int], list[list[int]] | int]:
     """Read a grid of cell codes; return (codes, line number of each row, column layout)."""
+    plain = _read_plain_grid(data, grammar)
+    if plain is not None:
+        return plain[0], plain[1], False
     text = _decode(data, path)
     lines = text.split("\n")
     rows: list[tuple[int, int, str]] = []  # (line number, offset of first cell, content)
@@ -227,8 +262,9 @@ def parse_field(data: bytes | str, path: str = "<string>") -> np.ndarray:
 def format_field(field: np.ndarray) -> str:
     """Write a field as text: one line per row, 'x' for a mine, '_' for an empty cell."""
     field = np.asarray(field, dtype=bool)
-    chars = np.where(field, ord("x"), ord("_")).astype(np.uint8)
-    return "".join(row.tobytes().decode("ascii") + "\n" for row in chars)
+    chars = field.view(np.uint8) * np.uint8(ord("x") - ord("_"))
+    chars += np.uint8(ord("_"))
+    return _rows_text(chars)
 
 
 def format_fields(fields: list[np.ndarray]) -> str:
@@ -241,5 +277,12 @@ def format_status(clues: np.ndarray, known: np.ndarray | None = None) -> str:
     clues = np.asarray(clues)
     if known is None:
         known = np.ones(clues.shape, dtype=bool)
-    chars = np.where(known, ord("0") + clues.astype(np.int64), ord("?")).astype(np.uint8)
-    return "".join(row.tobytes().decode("ascii") + "\n" for row in chars)
+    return _rows_text(np.where(known, ord("0") + clues.astype(np.uint8), ord("?")).astype(np.uint8))
+
+
+def _rows_text(chars: np.ndarray) -> str:
+    """Join a 2-D array of ASCII codes into text, one line per row, in one buffer."""
+    rows, cols = chars.shape
+    out = np.full((rows, cols + 1), ord("\n"), dtype=np.uint8)
+    out[:, :cols] = chars
+    return out.tobytes().decode("ascii")

@@ -146,13 +146,15 @@ def make_problem(clues: np.ndarray, known: np.ndarray | None = None) -> Problem:
             raise ValueError(f"known must have the shape of clues {clues.shape}, got {known.shape}")
         if known.dtype != bool:
             raise ValueError(f"known must be a boolean mask, got dtype {known.dtype}")
-    values = clues[known].astype(np.int64)
-    if values.size and (values.min() < 0 or values.max() > 9):
-        bad = np.argwhere(known & ((clues.astype(np.int64) < 0) | (clues.astype(np.int64) > 9)))[0]
+    # Cells without a clue are stored as 0; range-check the stored values in their own dtype (no
+    # wide copy: this runs on every input, up to millions of cells).
+    stored = clues if known.all() else np.where(known, clues, 0)
+    if stored.min() < 0 or stored.max() > 9:
+        bad = np.argwhere((stored < 0) | (stored > 9))[0]
         raise ValueError(
             f"clues must be counts 0..9, got {int(clues[tuple(bad)])} at {cell_name(*bad)}"
         )
-    stored = np.where(known, clues, 0).astype(np.uint8)
+    stored = stored.astype(np.uint8)  # always a copy of its own, so the caller's array stays theirs
     stored.setflags(write=False)
     known = known.copy()
     known.setflags(write=False)
@@ -164,7 +166,10 @@ def is_solution(field: np.ndarray, problem: Problem) -> bool:
     field = np.asarray(field)
     if field.shape != problem.shape:
         return False
-    return bool(np.array_equal(status(field)[problem.known], problem.clues[problem.known]))
+    counts = status(field)
+    if problem.is_full:
+        return bool(np.array_equal(counts, problem.clues))
+    return bool(np.array_equal(counts[problem.known], problem.clues[problem.known]))
 
 
 def violated_clues(field: np.ndarray, problem: Problem) -> np.ndarray:

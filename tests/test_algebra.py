@@ -28,7 +28,7 @@ def test_solve_line_is_exact(k):
     y = rng.integers(-5, 6, size=(k, 4))
     s = tridiagonal_ones(k) @ y
     solved, ok = algebra.solve_line(s)
-    assert solved.dtype == np.int64
+    assert np.issubdtype(solved.dtype, np.signedinteger)  # exact integer arithmetic, no float
     if k % 3 == 2:
         assert ok.all()
         h = algebra.null_pattern(k)
@@ -37,6 +37,24 @@ def test_solve_line_is_exact(k):
         assert np.array_equal(solved + np.outer(h, y[0] - solved[0]), y)  # y = p + t h
     else:
         assert ok is None and np.array_equal(solved, y)
+
+
+@pytest.mark.parametrize(("k", "dtype"), [(4999, np.int16), (5456, np.int16), (5457, np.int32), (12000, np.int32)])
+def test_chain_does_not_overflow_its_narrow_type(k, dtype):
+    """chain() works in int16 while the bound allows; the steepest growing counts (9, 0, 0 repeated
+    makes one class gain 9 every 3 cells) must still come out exactly, on both sides of the bound."""
+    rng = np.random.default_rng(k)
+    steep = np.resize(np.array([9, 0, 0], dtype=np.uint8), k)
+    s = np.stack([steep, 9 - steep, rng.integers(0, 10, size=k).astype(np.uint8)], axis=1)
+    y = algebra.chain(s)
+    ref = np.zeros((k + 1, 3), dtype=np.int64)
+    ref[1] = s[0]
+    for t in range(2, k + 1):
+        ref[t] = (ref[t - 3] if t >= 3 else 0) + s[t - 1].astype(np.int64) - s[t - 2]
+    assert np.array_equal(y, ref)
+    assert np.abs(ref).max() > 3 * (k // 3) - 9  # the test really reaches the growth bound
+    assert y.dtype == dtype
+    assert np.array_equal(algebra.chain(s.T, axis=1), ref.T)
 
 
 def test_solve_line_detects_inconsistent_counts_when_singular():

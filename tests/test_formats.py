@@ -175,3 +175,44 @@ def test_several_fields_are_separated_by_one_blank_line():
     a = np.array([[True, False]])
     b = np.array([[False, True]])
     assert format_fields([a, b]) == "x_\n\n_x\n"
+
+
+LAYOUTS = [
+    "{g}", "{g}\n", "\n\n{g}\n\n\n", "{g}\r\n", "  {g}", "# note\n{g}", "{g}\n\n# end\n", "\ufeff{g}",
+]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(1, 1), (1, 9), (9, 1), (2, 7), (6, 4)])
+def test_fast_reader_agrees_with_the_general_reader(monkeypatch, layout, shape):
+    """Plain grids take a vectorised path; everything else the line-by-line reader. Both must
+    give the same grid and the same line numbers (seen through an error's position)."""
+    import recon.formats as formats
+
+    rng = np.random.default_rng(sum(shape))
+    clues = status(rng.random(shape) < 0.5)
+    known = rng.random(shape) < 0.8
+    grid = format_status(clues, known).rstrip("\n")
+    text = layout.format(g=grid.replace("\n", "\r\n" if "\r" in layout else "\n"))
+    # a count too large for its corner, to see the line number each reader reports
+    bad_lines = grid.split("\n")
+    bad_lines[-1] = bad_lines[-1][:-1] + "9"
+    bad = layout.format(g="\n".join(bad_lines))
+    results = []
+    for fast in (True, False):
+        if not fast:
+            monkeypatch.setattr(formats, "_read_plain_grid", lambda data, grammar: None)
+        for data in (text, text.encode("utf-8")):
+            got_clues, got_known = parse_status(data)
+            assert np.array_equal(got_known, known) and np.array_equal(got_clues[known], clues[known])
+        with pytest.raises(FormatError) as err:
+            parse_status(bad.encode("utf-8"), "f.txt")
+        results.append((err.value.line, err.value.col))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("text", ["12\n123\n", "12\n\n12\n", "1 2\n", "12\n1a\n", "\n\n\n", ""])
+def test_fast_reader_leaves_irregular_input_to_the_general_reader(text):
+    from recon.formats import _STATUS, _read_plain_grid
+
+    assert _read_plain_grid(text.encode(), _STATUS) is None

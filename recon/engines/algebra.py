@@ -42,25 +42,45 @@ def null_pattern(k: int) -> np.ndarray:
     return np.resize(np.array([1, -1, 0], dtype=np.int32), k)
 
 
-def k_fits(s: np.ndarray, axis: int = 0) -> bool:
-    """Can the chain of s along an axis be computed in int32 without overflow?"""
+def chain_dtype(s: np.ndarray, axis: int = 0) -> type:
+    """The narrowest integer type in which the chain of s along an axis cannot overflow.
+
+    y_t = y_(t-3) + s_(t-1) - s_(t-2), started by y_1 = s_0, so |y| <= 2 max|s| (k // 3 + 2). For
+    counts 0..9 that is int16 up to k = 5456 (half the memory traffic of int32), int32 beyond.
+    """
     if s.size == 0:
-        return True
-    if s.dtype in (np.uint8, np.int8):
-        largest = 255
+        return np.int32
+    largest = max(int(s.max()), -int(s.min()), 1)
+    bound = 2 * largest * (s.shape[axis] // 3 + 2)
+    for dtype in (np.int16, np.int32):
+        if bound <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+def _running_sum(a: np.ndarray) -> None:
+    """Replace a by its running sum along axis 0, in place.
+
+    numpy's cumsum along axis 0 walks each column down the rows, one cache line per element on a
+    wide grid; adding whole rows one after another reads memory in order and is several times
+    faster once a row is long enough for the Python loop not to matter (measured: 2.9 ms against
+    19 ms for 1333 rows of 4000). Along a contiguous axis (the moved-axis view of axis 1) cumsum
+    is the faster of the two.
+    """
+    if a.ndim == 2 and a.shape[1] >= 256 and a.strides[1] < a.strides[0]:
+        for i in range(1, a.shape[0]):
+            np.add(a[i], a[i - 1], out=a[i])
     else:
-        largest = max(int(s.max()), -int(s.min()))
-    return (s.shape[axis] + 3) * max(largest, 1) * 2 < 2**31
+        np.cumsum(a, axis=0, out=a)
 
 
 def chain(s: np.ndarray, axis: int = 0) -> np.ndarray:
     """Solve T y = s along an axis with y_0 = 0; return y_0..y_k (k + 1 entries, the last must be 0)."""
     s = np.asarray(s)
-    # int32 is exact here: |y| <= 9 k / 3 + 9 for counts 0..9, far below 2**31 for any grid in memory
-    s = s.astype(np.int32 if s.dtype.itemsize <= 4 and k_fits(s, axis) else np.int64, copy=False)
+    dtype = chain_dtype(s, axis)
     shape = list(s.shape)
     shape[axis] += 1
-    y = np.zeros(shape, dtype=s.dtype)
+    y = np.zeros(shape, dtype=dtype)
     # Work on views with the chain axis first; numpy walks them in memory order, no transposed copy.
     sv, yv = np.moveaxis(s, axis, 0), np.moveaxis(y, axis, 0)
     k = sv.shape[0]
@@ -72,8 +92,9 @@ def chain(s: np.ndarray, axis: int = 0) -> np.ndarray:
             continue
         target = yv[start::3]  # a strided view: y_start, y_(start+3), ...
         count = target.shape[0]
-        np.subtract(sv[start - 1 :: 3][:count], sv[start - 2 :: 3][:count], out=target)
-        np.cumsum(target, axis=0, out=target)
+        # dtype= makes numpy subtract in the wide type (uint8 counts would wrap otherwise)
+        np.subtract(sv[start - 1 :: 3][:count], sv[start - 2 :: 3][:count], out=target, dtype=dtype)
+        _running_sum(target)
         if r != 2:
             target += yv[r]
     return y
@@ -120,7 +141,7 @@ class Solutions:
     # -- construction ------------------------------------------------------------------
     def _build(self) -> None:
         rows, cols = self.problem.shape
-        s = self.problem.clues.astype(np.int32)
+        s = self.problem.clues  # uint8: chain() widens as it goes, no full-size copy here
         n2, m2 = rows % 3 == 2, cols % 3 == 2
         if not n2 and not m2:
             self.kind = "invertible"
@@ -246,8 +267,13 @@ class Solutions:
         """
         free = x0[:, 2::3]
         plus, minus, still = free[0::3], free[1::3], free[2::3]
-        low = np.maximum(-plus.min(axis=0, initial=1 << 30), minus.max(axis=0, initial=-(1 << 30)) - 1)
-        high = np.minimum(1 - plus.max(axis=0, initial=-(1 << 30)), minus.min(axis=0, initial=1 << 30))
+        big = int(np.iinfo(x0.dtype).max)  # an empty reduction's value; the results are widened at once
+
+        def reduce(part, how, initial):
+            return how(part, axis=0, initial=initial).astype(np.int64)
+
+        low = np.maximum(-reduce(plus, np.min, big), reduce(minus, np.max, -big) - 1)
+        high = np.minimum(1 - reduce(plus, np.max, -big), reduce(minus, np.min, big))
         if still.shape[0]:
             ok = (still.min(axis=0) >= 0) & (still.max(axis=0) <= 1)
             high = np.where(ok, high, low - 1)
