@@ -59,8 +59,13 @@ def line_matrix(k: int) -> sp.csr_array:
 
 
 def window_sizes(shape: tuple[int, int]) -> np.ndarray:
-    """Return how many cells each window holds (4 in a corner, 6 on an edge, 9 inside)."""
-    return status(np.ones(shape, dtype=bool))
+    """Return how many cells each window holds (4 in a corner, 6 on an edge, 9 inside).
+
+    This is status(all mines); the window is separable, so it is the outer product of the 1-D
+    window sizes along each axis: one array of the grid's size instead of status's temporaries.
+    """
+    rows, cols = (line_sums(np.ones(k, dtype=np.uint8), 0) for k in shape)
+    return np.multiply.outer(rows, cols)
 
 
 def constraint_matrix(shape: tuple[int, int], known: np.ndarray | None = None) -> sp.csr_array:

@@ -78,6 +78,7 @@ def test_window_sizes_corners_edges_inside():
 def test_window_sizes_on_thin_grids(shape):
     sizes = window_sizes(shape)
     assert sizes.shape == shape
+    assert np.array_equal(sizes, status(np.ones(shape, dtype=bool)))  # the count of a field of all mines
     assert np.array_equal(sizes, naive_status(np.ones(shape, dtype=bool)))
 
 
