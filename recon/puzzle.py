@@ -27,12 +27,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import kernels
 from .engines import backtrack, milp, trim
 from .incremental import ALL, LANES, Closure, basic_closures
 from .model import Problem, cell_name, make_problem, status
 from .result import ReconError, Verdict
 
 DIFFICULTIES = ("basic", "advanced", "search")
+#: Use the compiled removal loop for basic puzzles when numba is installed (same decisions).
+USE_KERNELS = kernels.AVAILABLE
 
 
 class GenerationFailed(ReconError):
@@ -119,6 +122,8 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     removal); a removal that fails there fails later too (clues only go), so only the ones that
     pass are replayed one by one.
     """
+    if difficulty == "basic" and USE_KERNELS:
+        return kernels.remove_clues_basic(field, order, target)
     closure = Closure(field)
     cache: dict = {}
     kept = field.size
