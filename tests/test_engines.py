@@ -219,3 +219,25 @@ def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, sha
     assert a.verdict is b.verdict and a.count_exact == b.count_exact
     if a.count_exact:
         assert {s.tobytes() for s in a.solutions} == {s.tobytes() for s in b.solutions}
+
+
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4), (4, 3)])
+def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
+    """MILP decides uniqueness by minimising agreement with the first solution (or a given one):
+    unique exactly when brute force finds one solution, and the second it returns is real."""
+    from recon.engines import milp
+
+    rng = np.random.default_rng(sum(shape) * 7)
+    seen = set()
+    for _ in range(40):
+        field = rng.random(shape) < 0.5
+        known = rng.random(shape) < 0.6
+        problem = make_problem(status(field), known)
+        truth = brute_force(problem.clues, known)
+        seen.add(len(truth) == 1)
+        for given in ([], [field]):
+            result = milp.solve(problem, limit=2, given=given)
+            assert result.verdict is (Verdict.UNIQUE if len(truth) == 1 else Verdict.MULTIPLE)
+            assert keys(result.solutions) <= truth and len(result.solutions) == min(2, len(truth))
+            assert result.stats["farthest"] == 1
+    assert seen == {True, False}  # both verdicts were tested

@@ -1,10 +1,18 @@
 """MILP: the clues as one sparse equality system over binary cells, solved by scipy's HiGHS.
 
 Model: one binary variable per cell (``Bounds(0, 1)``, ``integrality=1``), ``A @ x == clues`` for
-the known clues with A from `recon.model.constraint_matrix`, and a zero objective. After each
-solution s a no-good cut ``sum(x[s == 0]) - sum(x[s == 1]) >= 1 - sum(s)`` excludes exactly s;
-the next solve finds another solution or proves there is none. So a second solve decides
-uniqueness and further solves enumerate.
+the known clues with A from `recon.model.constraint_matrix`.
+
+- The first solve has a zero objective: any solution s.
+- Uniqueness, given one solution s: minimise the agreement with s,
+  ``f(x) = sum(x[s == 1]) - sum(x[s == 0]) = sum(s) - hamming(x, s)``. s is the only solution
+  exactly when the proved optimum is sum(s); any optimum below it is a second solution, the one
+  farthest from s. The gap tolerance is zero, so "optimal" is a proof. This is 10x faster than
+  asking HiGHS to prove a no-good cut infeasible (0.02 s against 0.2-0.3 s on 50x50 puzzles,
+  bench/bench_solve_puzzles.py), because the objective gives it a bound to prune with.
+- Further solutions: after each solution a no-good cut
+  ``sum(x[s == 0]) - sum(x[s == 1]) >= 1 - sum(s)`` excludes exactly s, and the next solve finds
+  another solution or proves there is none.
 """
 
 from __future__ import annotations
@@ -77,7 +85,7 @@ def solve(
     exhausted = False
     timed_out = False
     while len(solutions) < limit:
-        options: dict[str, object] = {"disp": False, "presolve": True}
+        options: dict[str, object] = {"disp": False, "presolve": True, "mip_rel_gap": 0.0}
         if time_limit is not None:
             remaining = time_limit - (time.perf_counter() - start)
             if remaining <= 0:
@@ -85,12 +93,22 @@ def solve(
                 break
             options["time_limit"] = remaining
         constraints = [LinearConstraint(a, b, b)] if a.shape[0] else []
-        if cut_rows:
-            cuts = sp.csr_array(np.vstack(cut_rows))
-            constraints.append(LinearConstraint(cuts, np.array(cut_lb), np.inf))
+        # one solution known: ask for the one farthest from it instead of cutting it off
+        farthest = len(solutions) == 1
+        if farthest:
+            reference = solutions[0].ravel()
+            goal = 2.0 * reference - 1.0  # agreement with the reference, up to a constant
+            stats["farthest"] = stats.get("farthest", 0) + 1
+        else:
+            goal = objective
+            if cut_rows:
+                cuts = sp.csr_array(np.vstack(cut_rows))
+                constraints.append(LinearConstraint(cuts, np.array(cut_lb), np.inf))
         stats["solves"] += 1
-        res = milp(objective, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
+        res = milp(goal, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
         if res.status == _INFEASIBLE:
+            if farthest:  # the reference itself satisfies the constraints: HiGHS is wrong
+                raise EngineError("scipy.optimize.milp called the clues infeasible after finding a solution")
             exhausted = True
             break
         if res.status == _LIMIT:
@@ -103,6 +121,16 @@ def solve(
         if np.abs(res.x - x).max() > 1e-6:
             raise EngineError("scipy.optimize.milp returned a non-integral point")
         field = x.reshape(problem.shape).astype(bool)
+        if farthest and np.array_equal(field.ravel(), reference):
+            # The best found agrees everywhere. Unique only if that optimum is proved: status
+            # optimal with zero gap, and the dual bound above sum(s) - 1 (the objective is integral).
+            bound = getattr(res, "mip_dual_bound", None)
+            proved = res.status == _OPTIMAL and (bound is None or bound > float(goal @ reference) - 0.5)
+            if proved:
+                exhausted = True
+            else:
+                timed_out = True
+            break
         solutions.append(field)
         row, lb = no_good_cut(field)
         cut_rows.append(row)
