@@ -176,6 +176,10 @@ def solve(
         if name == milp.NAME and lead is not None and lead.count_exact and len(lead.solutions) <= max_solutions:
             # the lead listed every solution: MILP checks that there is no other
             result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget, given=lead.solutions)
+        elif name == milp.NAME and lead is not None and lead.verdict is Verdict.MULTIPLE and not lead.count_exact:
+            # the lead found more solutions than are shown: MILP confirms, on its own, that the
+            # first is not the only one (one solve for a second solution, not one per solution)
+            result = ENGINES[name](problem, limit=2, time_limit=budget, given=lead.solutions[:1])
         else:
             result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget)
         verify(result, problem)

@@ -130,3 +130,33 @@ def test_solve_accepts_a_problem_and_a_non_square_field():
     result = solve(problem, max_solutions=10_000)
     assert result.count_exact
     assert any(np.array_equal(s, field) for s in result.solutions)
+
+
+def test_milp_confirms_a_many_solution_puzzle_with_one_solve():
+    """When the lead finds more solutions than are shown, MILP gets the first and must find a
+    second on its own: one solve, and the combined answer is still not unique nor exact."""
+    field = random_field(2, 9, 50, np.random.default_rng(5))
+    known = np.zeros((2, 9), dtype=bool)
+    known[:, ::4] = True  # few clues: many solutions
+    result = solve(status(field), known, max_solutions=2)
+    assert result.verdict is Verdict.MULTIPLE and not result.count_exact
+    check = result.engines["milp"]
+    assert check.stats["given"] == 1 and check.stats["solves"] == 1 and len(check.solutions) == 2
+    assert not np.array_equal(check.solutions[0], check.solutions[1])
+
+
+def test_a_lead_that_invents_several_solutions_is_caught_by_milp(monkeypatch):
+    """The lead says 'many' on a unique puzzle (with one true and two bogus fields it would fail
+    verification, so: the true field only, and a wrong claim of more): MILP finds no second one."""
+    field = random_field(3, 7, 40, np.random.default_rng(2))
+    problem = make_problem(status(field))
+    truth = ENGINES["backtrack"](problem, limit=2)
+    assert truth.verdict is Verdict.UNIQUE
+
+    def liar(problem, *, limit, time_limit, **_):
+        return Result(Verdict.MULTIPLE, [field], False, "hybrid", solution_count=5)
+
+    monkeypatch.setitem(ENGINES, "hybrid", liar)
+    monkeypatch.setattr(solving, "plan", lambda problem, engine: ["hybrid", "milp"])
+    with pytest.raises(EngineDisagreement):
+        solve(status(field))
