@@ -182,8 +182,9 @@ def _still_solved(closure: Closure, c: int, difficulty: str, cache: dict) -> boo
 def _group_solved(closure: Closure, cells: list[int], clues: list[int], difficulty: str) -> bool:
     """Is one group of open cells fixed by trimming (advanced) or proved unique (search)?"""
     equations = closure.equations(clues)
+    plain = [(eq_cells, need) for _, eq_cells, need in equations]
     if difficulty == "search":
-        return not _another_solution(cells, [(eq_cells, need) for _, eq_cells, need in equations], closure.truth)
+        return not _another_solution(cells, plain, closure.truth)
     cols = closure.shape[1]
     named = [(cell_name(*divmod(k, cols)), eq_cells, need) for k, eq_cells, need in equations]
     trimmer = trim.Trimmer.on_cells(closure.shape, cells, named)
@@ -200,7 +201,7 @@ def _another_solution(cells: list[int], equations: list[tuple[list[int], int]], 
     search) it hands over to MILP, also exact.
     """
     try:
-        for value in backtrack.iter_equation_solutions(cells, equations, first=lambda x: 1 - truth[x], max_nodes=300):
+        for value in backtrack.iter_equation_solutions(cells, equations, first=lambda x: 1 - truth[x], max_nodes=40):
             if any(value[x] != truth[x] for x in cells):
                 return True
         return False
@@ -209,24 +210,23 @@ def _another_solution(cells: list[int], equations: list[tuple[list[int], int]], 
 
 
 def _another_solution_milp(cells: list[int], equations: list[tuple[list[int], int]], truth: list[int]) -> bool:
-    """The same question as _another_solution, asked of MILP with a no-good cut on truth."""
+    """The same question as _another_solution, asked of MILP."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     index = {x: i for i, x in enumerate(cells)}
-    a = np.zeros((len(equations) + 1, len(cells)))
-    lb = np.zeros(len(equations) + 1)
-    ub = np.zeros(len(equations) + 1)
+    a = np.zeros((len(equations), len(cells)))
+    counts = np.zeros(len(equations))
     for e, (eq_cells, count) in enumerate(equations):
         a[e, [index[x] for x in eq_cells]] = 1
-        lb[e] = ub[e] = count
+        counts[e] = count
     t = np.array([truth[x] for x in cells], dtype=float)
-    a[-1] = 1 - 2 * t  # no-good cut: differ from truth somewhere
-    lb[-1], ub[-1] = 1 - t.sum(), np.inf
-    result = milp(np.zeros(len(cells)), constraints=LinearConstraint(a, lb, ub),
-                  integrality=np.ones(len(cells)), bounds=Bounds(0, 1))
-    if result.status not in (0, 2):
+    # the solution farthest from truth (minimise agreement, zero gap; see recon.engines.milp):
+    # truth is the only one exactly when the proved optimum is truth's own agreement, sum(t)
+    result = milp(2 * t - 1, constraints=LinearConstraint(a, counts, counts),
+                  integrality=np.ones(len(cells)), bounds=Bounds(0, 1), options={"mip_rel_gap": 0.0})
+    if result.status != 0:
         raise GenerationFailed(f"MILP could not decide a group of {len(cells)} cells: {result.message}")
-    return result.status == 0
+    return result.fun < t.sum() - 0.5
 
 
 def parse_clue_target(text: str, cells: int) -> int | None:
