@@ -18,8 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 #: The 1-D window: a cell and its neighbours on either side along one axis. The 3x3 window is
 #: this along rows times this along columns; it is the only definition of "neighbourhood" in recon.
@@ -55,6 +59,8 @@ def line_matrix(k: int) -> sp.csr_array:
     """Return T_k, the k x k matrix of the 1-D window (tridiagonal ones), as a sparse matrix."""
     rows = np.concatenate([np.arange(max(-d, 0), k - max(d, 0)) for d in LINE])
     cols = np.concatenate([np.arange(max(d, 0), k - max(-d, 0)) for d in LINE])
+    import scipy.sparse as sp  # here, not at the top: it costs 0.15 s of every command's start-up
+
     return sp.csr_array((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(k, k))
 
 
@@ -76,6 +82,8 @@ def constraint_matrix(shape: tuple[int, int], known: np.ndarray | None = None) -
     status(X) = T_rows X T_cols.
     """
     rows, cols = shape
+    import scipy.sparse as sp
+
     matrix = sp.csr_array(sp.kron(line_matrix(rows), line_matrix(cols), format="csr"))
     if known is not None:
         matrix = matrix[np.flatnonzero(np.asarray(known).ravel())]

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import time
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 from ..model import Problem, constraint_matrix, impossible_clues, cell_name
 from ..result import EngineError, Result, Verdict
@@ -52,6 +56,7 @@ def solve(
     is no other solution, one solve instead of one per solution; a solution the lead missed is
     still found.
     """
+    import scipy.sparse as sp
     from scipy.optimize import Bounds, LinearConstraint, milp  # imported here: it takes 0.3 s to load
 
     if limit < 1:
