@@ -24,6 +24,12 @@ CROSSCHECK_CELLS = 10_000
 CROSSCHECK_MIN_SECONDS = 2.0
 #: ... or this many times what the first engine took, whichever is more.
 CROSSCHECK_FACTOR = 10.0
+#: Under engine="auto", hybrid's search (after its deductions, which are polynomial) gets at
+#: most this many seconds plus LEAD_PER_CELL per cell: on some search-grade puzzles it is
+#: exponential (minutes at 20x20, where MILP takes 0.05-0.16 s). Past it, MILP decides, with the
+#: whole time limit.
+LEAD_SEARCH_SECONDS = 0.05
+LEAD_PER_CELL = 2e-5
 
 ENGINE_CHOICES = ("auto", "all", *ENGINES)
 
@@ -165,14 +171,29 @@ def solve(
     names = plan(problem, engine)
     start = time.perf_counter()
     results: dict[str, Result] = {}
+    fallback = engine == "auto" and names[0] == hybrid.NAME
+    if fallback and milp.NAME not in names:
+        names.append(milp.NAME)  # large puzzle: MILP runs only if hybrid does not decide
     for i, name in enumerate(names):
         budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        if engine == "auto" and i > 0 and name != trim.NAME:
+        lead = results.get(names[0])
+        if fallback and i == 0:
+            result = ENGINES[name](
+                problem, limit=max_solutions + 1, time_limit=budget,
+                search_seconds=LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells,
+            )
+            verify(result, problem)
+            results[name] = result
+            continue
+        elif fallback and lead.verdict is Verdict.UNDECIDED:
+            pass  # MILP decides, with what is left of the time limit
+        elif fallback and problem.cells > CROSSCHECK_CELLS:
+            break  # hybrid decided a puzzle too large for a cross-check
+        elif engine == "auto" and i > 0 and name != trim.NAME:
             spent = sum(r.seconds for r in results.values())
             cap = max(CROSSCHECK_MIN_SECONDS, CROSSCHECK_FACTOR * spent)
             budget = cap if budget is None else min(budget, cap)
         # Ask for one more solution than will be shown: finding none proves the count exact.
-        lead = results.get(names[0])
         if name == milp.NAME and lead is not None and lead.count_exact and len(lead.solutions) <= max_solutions:
             # the lead listed every solution: MILP checks that there is no other
             result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget, given=lead.solutions)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from recon import EngineDisagreement, EngineError, Result, Verdict, make_problem, random_field, solve, status
+from recon import EngineDisagreement, EngineError, Result, Verdict, is_solution, make_problem, random_field, solve, status
 from recon.engines import ENGINES
 import recon.solver as solving
 
@@ -160,3 +160,55 @@ def test_a_lead_that_invents_several_solutions_is_caught_by_milp(monkeypatch):
     monkeypatch.setattr(solving, "plan", lambda problem, engine: ["hybrid", "milp"])
     with pytest.raises(EngineDisagreement):
         solve(status(field))
+
+
+def _undecided_lead(found):
+    """A lead whose search ran out of time, having found `found` (verified) solutions."""
+
+    def engine(problem, *, limit, time_limit, search_seconds=None, **_):
+        assert search_seconds is not None and search_seconds < 1  # auto bounds the lead's search
+        return Result(Verdict.UNDECIDED, list(found), False, "hybrid")
+
+    return engine
+
+
+@pytest.mark.parametrize("shape", [(2, 9), (9, 2), (5, 6)])
+def test_milp_decides_when_the_leads_search_runs_out(monkeypatch, shape):
+    field = random_field(*shape, 50, np.random.default_rng(sum(shape)))
+    known = np.random.default_rng(1).random(shape) < 0.7
+    expected = ENGINES["backtrack"](make_problem(status(field), known), limit=3)
+    monkeypatch.setitem(ENGINES, "hybrid", _undecided_lead([field]))
+    result = solve(status(field), known)
+    assert result.verdict is expected.verdict and result.verdict is not Verdict.UNDECIDED
+    assert result.engines["hybrid"].verdict is Verdict.UNDECIDED
+    problem = make_problem(status(field), known)
+    assert result.solutions and all(is_solution(f, problem) for f in result.solutions)
+    if expected.verdict is Verdict.UNIQUE:
+        assert np.array_equal(result.solutions[0], expected.solutions[0])
+
+
+def test_large_puzzle_runs_milp_only_when_hybrid_is_undecided(monkeypatch):
+    monkeypatch.setattr(solving, "CROSSCHECK_CELLS", 10)
+    field = random_field(4, 7, 40, np.random.default_rng(3))
+    known = np.ones((4, 7), dtype=bool)
+    known[0, :3] = False
+    decided = solve(status(field), known)
+    assert set(decided.engines) == {"hybrid"} and decided.verdict is not Verdict.UNDECIDED
+    monkeypatch.setitem(ENGINES, "hybrid", _undecided_lead([]))
+    fallback = solve(status(field), known)
+    assert set(fallback.engines) == {"hybrid", "milp"} and fallback.verdict is decided.verdict
+
+
+def test_hybrid_search_budget_gives_undecided_not_a_guess():
+    """A search-grade puzzle whose search is cut off says undecided; it never claims unique."""
+    from recon.engines import hybrid
+
+    field = random_field(12, 12, 50, np.random.default_rng(7))
+    known = np.random.default_rng(8).random((12, 12)) < 0.35
+    problem = make_problem(status(field), known)
+    result = hybrid.solve(problem, limit=2, search_seconds=0.0)
+    full = ENGINES["milp"](problem, limit=2)
+    if result.verdict is Verdict.UNDECIDED:
+        assert "time limit" in result.reason and not result.count_exact
+    else:  # the deductions alone decided it
+        assert result.verdict is full.verdict

@@ -65,8 +65,14 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
     return search, grade, None
 
 
-def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
-    """Deduce, then search from the deduced state; list up to `limit` solutions and say if there are others."""
+def solve(
+    problem: Problem, *, limit: int = 2, time_limit: float | None = None, search_seconds: float | None = None
+) -> Result:
+    """Deduce, then search from the deduced state; list up to `limit` solutions and say if there are others.
+
+    search_seconds bounds the search alone (the deductions are polynomial, the search is not):
+    `solve(engine="auto")` gives it a short budget and lets MILP decide when it runs out.
+    """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
     start = time.perf_counter()
@@ -76,6 +82,9 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) 
     if search is None:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
+    if search_seconds is not None:
+        end = time.perf_counter() + search_seconds
+        deadline = end if deadline is None else min(deadline, end)
     solutions, exhausted = backtrack.collect(search, problem.shape, limit, deadline)
     stats["nodes"] = search.nodes
     verdict = Verdict.of_search(len(solutions), exhausted)
@@ -83,6 +92,6 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) 
     if verdict is Verdict.NONE:
         reason = "every way of placing the mines in the cells left open breaks some clue (search exhausted)"
     elif verdict is Verdict.UNDECIDED:
-        reason = f"time limit of {time_limit:g} s reached after {search.nodes} nodes"
+        reason = f"time limit reached after {search.nodes} nodes of search"
     seconds = time.perf_counter() - start
     return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason, grade=grade if solutions else None)
