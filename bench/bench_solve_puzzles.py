@@ -10,7 +10,7 @@ Sets:
   and an ambiguous variant of each (its first 3 clues dropped).
 
 Per group: median seconds of `solve(engine="auto")` (the hybrid engine leads, MILP checks it),
-of hybrid alone, MILP alone and backtracking alone (--backtrack-limit, 2 s), all in this run, with the
+of hybrid alone and backtracking alone (each limited by --backtrack-limit, 2 s) and MILP alone, all in this run, with the
 verdicts and the grades hybrid reports.
 """
 
@@ -52,8 +52,8 @@ def measure(problems, repeats, backtrack_limit):
             seconds, result = timed(lambda: solve(problem.clues, problem.known))
             rows["auto"].append(seconds)
         verdicts[result.verdict.value] += 1
-        seconds, lead = timed(lambda: hybrid.solve(problem, limit=3))
-        rows["hybrid"].append(seconds)
+        seconds, lead = timed(lambda: hybrid.solve(problem, limit=3, time_limit=backtrack_limit))
+        rows["hybrid"].append(seconds if lead.verdict.value != "undecided" else float("inf"))
         grades[lead.grade or "-"] += 1
         rows["milp"].append(timed(lambda: milp.solve(problem, limit=3))[0])
         seconds, bt = timed(lambda: backtrack.solve(problem, limit=3, time_limit=backtrack_limit))
@@ -63,10 +63,13 @@ def measure(problems, repeats, backtrack_limit):
 
 def show(name, size, problems, repeats, backtrack_limit):
     med, verdicts, grades = measure(problems, repeats, backtrack_limit)
-    bt = f"> {backtrack_limit:g}" if med["backtrack"] == float("inf") else f"{med['backtrack']:.4f}"
+    def cell(key):
+        return f"> {backtrack_limit:g}" if med[key] == float("inf") else f"{med[key]:.4f}"
+
+    ratio = "-" if med["hybrid"] == float("inf") else f"{med['milp'] / med['hybrid']:.0f}x"
     print(
-        f"| {name} | {size} | {len(problems)} | {med['auto']:.4f} | {med['hybrid']:.4f} | {med['milp']:.4f} | {bt} "
-        f"| {med['milp'] / med['hybrid']:.0f}x | {dict(verdicts)} | {dict(grades)} |",
+        f"| {name} | {size} | {len(problems)} | {med['auto']:.4f} | {cell('hybrid')} | {med['milp']:.4f} | {cell('backtrack')} "
+        f"| {ratio} | {dict(verdicts)} | {dict(grades)} |",
         flush=True,
     )
 
