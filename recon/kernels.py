@@ -22,10 +22,11 @@ import importlib.util
 
 import numpy as np
 
+from .incremental import ALL, LANES
+
 #: Is numba installed? (Imported only when a kernel is first used: it costs ~0.3 s of start-up.)
 AVAILABLE = importlib.util.find_spec("numba") is not None
-LANES = 64
-_ALL = 0xFFFF_FFFF_FFFF_FFFF
+_ALL = int(ALL)  # a plain int: numba folds it into the compiled code
 
 
 def _closure64(mine, active, rows, cols):  # pragma: no cover - compiled by numba, tested through it

@@ -120,7 +120,8 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     only the open groups a removal touches are trimmed or searched. For basic puzzles, 64
     removals are first tried at once against the current clues (`basic_closures`, one bit per
     removal); a removal that fails there fails later too (clues only go), so only the ones that
-    pass are replayed one by one.
+    pass are replayed one by one. With numba, that basic loop runs compiled (`recon.kernels`), with
+    the same decisions.
     """
     if difficulty == "basic" and USE_KERNELS:
         return kernels.remove_clues_basic(field, order, target)
@@ -182,9 +183,8 @@ def _still_solved(closure: Closure, c: int, difficulty: str, cache: dict) -> boo
 def _group_solved(closure: Closure, cells: list[int], clues: list[int], difficulty: str) -> bool:
     """Is one group of open cells fixed by trimming (advanced) or proved unique (search)?"""
     equations = closure.equations(clues)
-    plain = [(eq_cells, need) for _, eq_cells, need in equations]
     if difficulty == "search":
-        return not _another_solution(cells, plain, closure.truth)
+        return not _another_solution(cells, [(eq_cells, need) for _, eq_cells, need in equations], closure.truth)
     cols = closure.shape[1]
     named = [(cell_name(*divmod(k, cols)), eq_cells, need) for k, eq_cells, need in equations]
     trimmer = trim.Trimmer.on_cells(closure.shape, cells, named)

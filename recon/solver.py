@@ -177,14 +177,10 @@ def solve(
     for i, name in enumerate(names):
         budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
         lead = results.get(names[0])
+        # Ask for one more solution than will be shown: finding none proves the count exact.
+        options: dict = {"limit": max_solutions + 1}
         if fallback and i == 0:
-            result = ENGINES[name](
-                problem, limit=max_solutions + 1, time_limit=budget,
-                search_seconds=LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells,
-            )
-            verify(result, problem)
-            results[name] = result
-            continue
+            options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
         elif fallback and lead.verdict is Verdict.UNDECIDED:
             pass  # MILP decides, with what is left of the time limit
         elif fallback and problem.cells > CROSSCHECK_CELLS:
@@ -193,16 +189,14 @@ def solve(
             spent = sum(r.seconds for r in results.values())
             cap = max(CROSSCHECK_MIN_SECONDS, CROSSCHECK_FACTOR * spent)
             budget = cap if budget is None else min(budget, cap)
-        # Ask for one more solution than will be shown: finding none proves the count exact.
         if name == milp.NAME and lead is not None and lead.count_exact and len(lead.solutions) <= max_solutions:
             # the lead listed every solution: MILP checks that there is no other
-            result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget, given=lead.solutions)
+            options["given"] = lead.solutions
         elif name == milp.NAME and lead is not None and lead.verdict is Verdict.MULTIPLE and not lead.count_exact:
             # the lead found more solutions than are shown: MILP confirms, on its own, that the
             # first is not the only one (one solve for a second solution, not one per solution)
-            result = ENGINES[name](problem, limit=2, time_limit=budget, given=lead.solutions[:1])
-        else:
-            result = ENGINES[name](problem, limit=max_solutions + 1, time_limit=budget)
+            options.update(limit=2, given=lead.solutions[:1])
+        result = ENGINES[name](problem, time_limit=budget, **options)
         verify(result, problem)
         results[name] = result
     return cross_check(results, max_solutions)

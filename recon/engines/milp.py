@@ -20,12 +20,7 @@ from __future__ import annotations
 
 import time
 
-from typing import TYPE_CHECKING
-
 import numpy as np
-
-if TYPE_CHECKING:
-    import scipy.sparse as sp
 
 from ..model import Problem, constraint_matrix, impossible_clues, cell_name
 from ..result import EngineError, Result, Verdict
