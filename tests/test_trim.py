@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import keys, load_fillapix
-from recon import Verdict, make_problem, random_field, solve, status
+from recon import Verdict, make_problem, parse_status, random_field, solve, status
 from recon.engines import ENGINES, trim
 from recon.engines.trim import Contradiction, Equation, Trimmer, _bound, _eliminate
 
@@ -155,6 +155,52 @@ def test_elimination_alone_fixes_every_cell_when_no_side_is_2_mod_3(shape):
 
 
 # -- the engine ---------------------------------------------------------------------------
+
+# A puzzle met while generating (10x10, P = 50 %): the last pairwise pass derives equations by the
+# subset rule without fixing a cell, and pairing those new equations is what solves it. Trimming
+# once stopped there ("stalls with 58 of 100 cells open") although its rules still applied.
+PAIR_THE_DERIVED = """\
+2.....2.4.
+..88.4.4..
+.988.65.7.
+5.....7.7.
+.7.6.76..5
+..77.766..
+4..8.5.665
+..676...7.
+3..6.5..85
+..5.4..65.
+"""
+
+
+def test_trimming_pairs_derived_equations_before_stalling():
+    clues, known = parse_status(PAIR_THE_DERIVED)
+    problem = make_problem(clues, known)
+    result = trim.solve(problem)
+    assert result.verdict is Verdict.UNIQUE
+    search = ENGINES["backtrack"](problem, limit=2)
+    assert search.verdict is Verdict.UNIQUE and np.array_equal(result.solutions[0], search.solutions[0])
+
+
+@pytest.mark.parametrize("shape", [(1, 13), (13, 1), (2, 12), (8, 11)])
+def test_a_stalled_trimmer_has_nothing_left_to_pair(shape):
+    """When trimming stops short, no rule applies any more: every equation has been paired."""
+    rng = np.random.default_rng(sum(shape))
+    stalled = 0
+    for _ in range(40):
+        field = rng.random(shape) < 0.5
+        known = rng.random(shape) < 0.6
+        t = Trimmer(make_problem(status(field), known))
+        t.load()
+        t.run()
+        if t.is_done:
+            continue
+        stalled += 1
+        assert not t.unpaired and not t.pending
+        assert not t.rule_pairwise() and not t.unpaired and not t.rule_elimination()
+    assert stalled >= 5
+
+
 
 
 def test_seed_examples_by_trimming_alone(seed_examples):

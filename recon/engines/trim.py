@@ -422,7 +422,8 @@ class Trimmer:
         while not self.is_done:
             if deadline is not None and time.perf_counter() > deadline:
                 raise TimeoutError
-            if self.rule_pairwise():
+            # equations the last pass derived have not been paired yet: pair them before moving on
+            if self.rule_pairwise() or self.unpaired:
                 continue
             if self.rule_elimination():
                 self.rule_basic()
