@@ -46,7 +46,9 @@ class Closure:
         n = field.size
         self.win = windows(self.shape)
         self.truth = field.ravel().astype(int).tolist()
-        self.clue = status(field).ravel().astype(int).tolist()
+        self.field = field
+        self.clues = status(field)
+        self.clue = self.clues.ravel().astype(int).tolist()
         self.active = (np.ones(n, bool) if known is None else np.asarray(known, bool)).ravel().tolist()
         self.size = [len(w) for w in self.win]
         # needs[k][v]: the cells of k's window that must be fixed for k to fix a cell to v

@@ -13,6 +13,13 @@ hopeful ones as prefixes (bit b removes the first b + 1 of them), accepting up t
 fails. Its decisions are those of trying each clue in order against the clues kept so far, which
 is what the pure Python path in `recon.puzzle` does; tests compare the two.
 
+`trim_outcome` is trimming (`recon.engines.trim`, all its rules) without the written proof, for
+the advanced and search grades: the pairwise rules on equations stored as 3x3 bit masks, then
+elimination on an exact integer reduced row echelon form kept up to date as cells are fixed,
+alternating as trim does. Its verdict is trim's (the argument is in its docstring; tests compare
+the two on the borderline puzzles of removal paths). Before the elimination, a short search
+looks for a second solution near the removed clue: most removals that fail, fail that way.
+
 Without numba, `AVAILABLE` is False and `recon.puzzle` uses the Python path.
 """
 
@@ -144,6 +151,707 @@ def _remove_clues_basic(mine, order, rows, cols, target):  # pragma: no cover - 
     return keep
 
 
+
+# -- the pairwise rules (advanced grade) ------------------------------------------------------
+# An equation of trimming is always a subset of one clue's window (substitution and the subset
+# rule only shrink sets), so it is stored as the top-left corner of its cells' bounding box (the
+# anchor, a cell index) and a 9-bit mask over the 3x3 box from there: one canonical form per cell
+# set. Two equations can share cells only when their anchors are within 2 rows and 2 columns;
+# the pair is compared in a 7x7 frame (49 bits) around the first one.
+# Equations live in arrays with one linked list per anchor; meta = [count, overflow, contradiction].
+
+
+def _popcount(x):  # pragma: no cover - compiled
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+def _eq_add(ar, ac, mask, count, anc, msk, cnt, alive, nxt, head, meta, cols):  # pragma: no cover
+    """Add the equation on the cells of mask (3x3 box from (ar, ac)) unless one on them exists."""
+    if mask == 0:
+        if count != 0:
+            meta[2] = 1
+        return
+    while mask & 0b000000111 == 0:  # no cell in the box's first row: move down
+        mask >>= 3
+        ar += 1
+    while mask & 0b001001001 == 0:  # none in its first column: move right
+        mask = (mask >> 1) & 0b011011011
+        ac += 1
+    if count < 0 or count > _popcount(mask):
+        meta[2] = 1
+        return
+    a = ar * cols + ac
+    e = head[a]
+    while e >= 0:
+        if alive[e] and msk[e] == mask:
+            if cnt[e] != count:
+                meta[2] = 1
+            return
+        e = nxt[e]
+    size = meta[0]
+    if size == anc.size:
+        meta[1] = 1
+        return
+    anc[size] = a
+    msk[size] = mask
+    cnt[size] = count
+    alive[size] = True
+    nxt[size] = head[a]
+    head[a] = size
+    meta[0] = size + 1
+
+
+def _frame(a, mask, fr, fc, cols):  # pragma: no cover - compiled
+    """The cells of an equation as bits of the 7x7 frame whose top-left cell is (fr, fc)."""
+    ar, ac = a // cols, a % cols
+    out = 0
+    for i in range(9):
+        if (mask >> i) & 1:
+            out |= 1 << ((ar + i // 3 - fr) * 7 + ac + i % 3 - fc)
+    return out
+
+
+def _add_framed(bits, count, fr, fc, anc, msk, cnt, alive, nxt, head, meta, cols):  # pragma: no cover
+    """Add the equation on the cells of a 7x7-frame mask (they lie in one 3x3 box)."""
+    r0, c0 = 7, 7
+    for b in range(49):
+        if (bits >> b) & 1:
+            r0 = min(r0, b // 7)
+            c0 = min(c0, b % 7)
+    mask = 0
+    for b in range(49):
+        if (bits >> b) & 1:
+            mask |= 1 << ((b // 7 - r0) * 3 + b % 7 - c0)
+    _eq_add(fr + r0, fc + c0, mask, count, anc, msk, cnt, alive, nxt, head, meta, cols)
+
+
+def _fix(x, v, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols):  # pragma: no cover
+    """Fix cell x to v and substitute it into every equation holding it."""
+    if value[x] >= 0:
+        if value[x] != v:
+            meta[2] = 1
+        return
+    value[x] = v
+    xr, xc = x // cols, x % cols
+    for ar in range(max(xr - 2, 0), xr + 1):
+        for ac in range(max(xc - 2, 0), xc + 1):
+            bit = (xr - ar) * 3 + xc - ac
+            e = head[ar * cols + ac]
+            while e >= 0:
+                if alive[e] and (msk[e] >> bit) & 1:
+                    alive[e] = False
+                    _eq_add(ar, ac, msk[e] & ~(1 << bit), cnt[e] - v, anc, msk, cnt, alive, nxt, head, meta, cols)
+                e = nxt[e]
+
+
+def _fix_framed(bits, v, fr, fc, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols):  # pragma: no cover
+    for b in range(49):
+        if (bits >> b) & 1:
+            _fix((fr + b // 7) * cols + fc + b % 7, v, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
+
+
+def _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta):  # pragma: no cover
+    """Store one equation per active clue, the fixed cells substituted."""
+    for k in range(rows * cols):
+        if not active[k]:
+            continue
+        r, c = k // cols, k % cols
+        ar, ac = max(r - 1, 0), max(c - 1, 0)
+        mask = 0
+        need = clue[k]
+        for i in range(ar, min(r + 1, rows - 1) + 1):
+            for j in range(ac, min(c + 1, cols - 1) + 1):
+                x = i * cols + j
+                if value[x] < 0:
+                    mask |= 1 << ((i - ar) * 3 + j - ac)
+                else:
+                    need -= value[x]
+        _eq_add(ar, ac, mask, need, anc, msk, cnt, alive, nxt, head, meta, cols)
+
+
+def _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta):  # pragma: no cover
+    """Run trimming's basic, subset and overlap rules to their fixpoint, from equation e on.
+
+    Each equation is looked at once, in the order it was made: the basic rules, then every
+    equation sharing a cell with it (a later one meets it when that one is looked at). Returns
+    the next equation to look at, so that the run goes on when cells are fixed from outside.
+    """
+    while e < meta[0]:
+        if meta[1] or meta[2]:
+            return e
+        if not alive[e]:
+            e += 1
+            continue
+        er, ec = anc[e] // cols, anc[e] % cols
+        fr, fc = er - 2, ec - 2
+        mine = _frame(anc[e], msk[e], fr, fc, cols)
+        if cnt[e] == 0 or cnt[e] == _popcount(mine):
+            _fix_framed(mine, 0 if cnt[e] == 0 else 1, fr, fc, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
+            e += 1
+            continue
+        for ar in range(max(er - 2, 0), min(er + 2, rows - 1) + 1):
+            for ac in range(max(ec - 2, 0), min(ec + 2, cols - 1) + 1):
+                f = head[ar * cols + ac]
+                while f >= 0 and alive[e]:
+                    if f == e or not alive[f]:
+                        f = nxt[f]
+                        continue
+                    other = _frame(anc[f], msk[f], fr, fc, cols)
+                    shared = mine & other
+                    if shared == 0:
+                        f = nxt[f]
+                        continue
+                    only_e, only_f = mine & ~other, other & ~mine
+                    ce, cf = np.int64(cnt[e]), np.int64(cnt[f])
+                    after = nxt[f]
+                    if only_e == 0:  # subset: the rest of f is an equation
+                        _add_framed(only_f, cf - ce, fr, fc, anc, msk, cnt, alive, nxt, head, meta, cols)
+                    elif only_f == 0:
+                        _add_framed(only_e, ce - cf, fr, fc, anc, msk, cnt, alive, nxt, head, meta, cols)
+                    else:  # overlap: bound the shared mines, fix private parts left no choice
+                        ne, nf, ns = _popcount(only_e), _popcount(only_f), _popcount(shared)
+                        low = max(0, ce - ne, cf - nf)
+                        high = min(ns, ce, cf)
+                        if low > high:
+                            meta[2] = 1
+                        fix_e = 0 if ce - low == 0 else (1 if ce - high == ne else -1)
+                        fix_f = 0 if cf - low == 0 else (1 if cf - high == nf else -1)
+                        if fix_e >= 0:
+                            _fix_framed(only_e, fix_e, fr, fc, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
+                        if fix_f >= 0:
+                            _fix_framed(only_f, fix_f, fr, fc, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
+                    f = after
+        e += 1
+    return e
+
+
+# -- elimination (advanced grade) -------------------------------------------------------------
+# The clue equations on the open cells are kept in reduced row echelon form (columns = open cells
+# in row-major order, so a row's pivot is its first cell, as in trim's `_eliminate`), exactly, in
+# int64 with every row divided by the gcd of its entries. That form is unique, so its rows are
+# those trim bounds. When a cell is fixed its column is substituted; a row that loses its pivot
+# takes its next cell as pivot, cleared from the other rows: the form stays reduced without
+# starting again. Only rows that changed are bounded again.
+_BIG = 2.0**62  # past this a coefficient could overflow: the caller falls back to Python integers
+
+
+def _gcd(a, b):  # pragma: no cover - compiled
+    a, b = abs(a), abs(b)
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def _span(a, i, lo, hi, start, stop):  # pragma: no cover - compiled
+    """Recompute the first and last nonzero column of row i within [start, stop]."""
+    lo[i], hi[i] = a.shape[1], -1
+    for j in range(start, stop + 1):
+        if a[i, j] != 0:
+            if lo[i] > j:
+                lo[i] = j
+            hi[i] = j
+
+
+def _normalise(a, rhs, i, lo, hi, mx):  # pragma: no cover - compiled
+    """Divide row i by the gcd of its entries (bounds do not change; coefficients stay small)."""
+    g = abs(rhs[i])
+    for j in range(lo[i], hi[i] + 1):
+        if a[i, j] != 0:
+            g = _gcd(g, a[i, j])
+            if g == 1:
+                return
+    if g > 1:
+        for j in range(lo[i], hi[i] + 1):
+            a[i, j] //= g
+        rhs[i] //= g
+        mx[i] //= g
+
+
+def _clear(a, rhs, lo, hi, mx, i, r, col):  # pragma: no cover - compiled
+    """Take row r's multiple from row i so that row i's entry in col is 0. False on overflow.
+    mx[i] bounds the magnitude of row i's entries and right side."""
+    p, f = a[r, col], a[i, col]
+    g = _gcd(p, f)
+    sp, sf = p // g, f // g
+    if float(mx[i]) * abs(sp) + float(mx[r]) * abs(sf) >= _BIG:
+        return False
+    start, stop = min(lo[i], lo[r]), max(hi[i], hi[r])
+    most = 0
+    first, last = a.shape[1], -1
+    for j in range(start, stop + 1):
+        v = a[i, j] * sp - a[r, j] * sf
+        a[i, j] = v
+        if v != 0:
+            most = max(most, abs(v))
+            if first > j:
+                first = j
+            last = j
+    rhs[i] = rhs[i] * sp - rhs[r] * sf
+    lo[i], hi[i] = first, last
+    mx[i] = max(most, abs(rhs[i]))
+    if mx[i] > 1 << 16:
+        _normalise(a, rhs, i, lo, hi, mx)
+    return True
+
+
+def _reduce(a, rhs, lo, hi, mx, piv, row_of):  # pragma: no cover - compiled
+    """Gauss-Jordan to reduced row echelon form; piv[i] is row i's pivot column (-1: none).
+    Returns 0, 1 on overflow, 2 when a row reads 0 = nonzero."""
+    m, c = a.shape
+    for i in range(m):
+        _span(a, i, lo, hi, 0, c - 1)
+        mx[i] = abs(rhs[i])
+        for j in range(lo[i], hi[i] + 1):
+            mx[i] = max(mx[i], abs(a[i, j]))
+    rank = 0
+    for col in range(c):
+        if rank == m:
+            break
+        r = -1
+        for i in range(rank, m):
+            if lo[i] <= col and a[i, col] != 0:
+                r = i
+                break
+        if r < 0:
+            continue
+        if r != rank:
+            for j in range(min(lo[r], lo[rank]), max(hi[r], hi[rank]) + 1):
+                a[r, j], a[rank, j] = a[rank, j], a[r, j]
+            rhs[r], rhs[rank] = rhs[rank], rhs[r]
+            lo[r], lo[rank] = lo[rank], lo[r]
+            hi[r], hi[rank] = hi[rank], hi[r]
+            mx[r], mx[rank] = mx[rank], mx[r]
+        for i in range(m):
+            if i != rank and lo[i] <= col <= hi[i] and a[i, col] != 0:
+                if not _clear(a, rhs, lo, hi, mx, i, rank, col):
+                    return 1
+        piv[rank] = col
+        row_of[col] = rank
+        rank += 1
+    for i in range(rank, m):
+        piv[i] = -1
+        if rhs[i] != 0:
+            return 2
+    return 0
+
+
+def _substitute(a, rhs, lo, hi, mx, piv, row_of, col, v, dirty):  # pragma: no cover - compiled
+    """Fix column col to v in the reduced form, keeping it reduced. Returns as _reduce."""
+    m, c = a.shape
+    for i in range(m):
+        if lo[i] <= col <= hi[i] and a[i, col] != 0:
+            rhs[i] -= a[i, col] * v
+            a[i, col] = 0
+            if col == lo[i] or col == hi[i]:
+                _span(a, i, lo, hi, lo[i], hi[i])
+            mx[i] = max(mx[i], abs(rhs[i]))
+            dirty[i] = True
+    r = row_of[col]
+    if r < 0:
+        return 0
+    row_of[col] = -1
+    piv[r] = -1
+    if hi[r] < 0:  # the row is gone
+        return 2 if rhs[r] != 0 else 0
+    new = lo[r]  # its first cell: a column no other row pivots on
+    piv[r] = new
+    row_of[new] = r
+    for i in range(m):
+        if i != r and lo[i] <= new <= hi[i] and a[i, new] != 0:
+            if not _clear(a, rhs, lo, hi, mx, i, r, new):
+                return 1
+            dirty[i] = True
+    return 0
+
+
+def _bound_row(a, rhs, i, lo, hi, cells, found):  # pragma: no cover - compiled
+    """Trim's `_bound` (mirrored: numba takes no dicts) on row i: record in found the 0/1 values the row forces. False if it
+    cannot hold."""
+    low, high = 0, 0
+    for j in range(lo[i], hi[i] + 1):
+        if a[i, j] < 0:
+            low += a[i, j]
+        else:
+            high += a[i, j]
+    b = rhs[i]
+    if not low <= b <= high:
+        return False
+    for j in range(lo[i], hi[i] + 1):
+        v = a[i, j]
+        if v == 0:
+            continue
+        rest_low, rest_high = low - min(0, v), high - max(0, v)
+        can0 = rest_low <= b <= rest_high
+        can1 = rest_low <= b - v <= rest_high
+        if not can0 and not can1:
+            return False
+        if can0 != can1:
+            x = cells[j]
+            w = 1 if can1 else 0
+            if found[x] >= 0 and found[x] != w:
+                return False
+            found[x] = w
+    return True
+
+
+def _group_sizes(active, value, rows, cols, size):  # pragma: no cover - compiled
+    """size[x] = the number of open cells in x's group (cells joined by a clue seeing both)."""
+    n = rows * cols
+    parent = np.arange(n)
+    for k in range(n):
+        if not active[k]:
+            continue
+        r, q = k // cols, k % cols
+        first = -1
+        for i in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
+            for j in range(max(q - 1, 0), min(q + 1, cols - 1) + 1):
+                x = i * cols + j
+                if value[x] >= 0:
+                    continue
+                if first < 0:
+                    first = x
+                    continue
+                u, w = first, x
+                while parent[u] != u:
+                    parent[u] = parent[parent[u]]
+                    u = parent[u]
+                while parent[w] != w:
+                    parent[w] = parent[parent[w]]
+                    w = parent[w]
+                if u != w:
+                    parent[max(u, w)] = min(u, w)
+    count = np.zeros(n, dtype=np.int64)
+    for x in range(n):
+        if value[x] < 0:
+            u = x
+            while parent[u] != u:
+                u = parent[u]
+            parent[x] = u
+            count[u] += 1
+    for x in range(n):
+        size[x] = count[parent[x]] if value[x] < 0 else 0
+
+
+# -- a second solution near a removed clue ---------------------------------------------------
+# Removing clue c from a puzzle with one solution leaves several exactly when some set D of cells
+# can flip (empty -> mine, mine -> empty) with every remaining clue seeing as many new mines as
+# lost ones. D meets c's window (else it would flip under c too), avoids the cells trimming's
+# rules fixed, and is usually small: a short search from c's window finds it, and then trimming
+# cannot solve the puzzle (it is sound), so the long way round is not needed.
+
+
+def _tally(x, v, step, sign, sm, pf, nf, active, rows, cols):  # pragma: no cover - compiled
+    """Count cell x, decided v (1: in D), into the sums of the clues that see it (step 1), or
+    take it out again (step -1); the last entry of sm counts the cells in D."""
+    sm[sm.size - 1] += step * v
+    xr, xc = x // cols, x % cols
+    for i in range(max(xr - 1, 0), min(xr + 1, rows - 1) + 1):
+        for j in range(max(xc - 1, 0), min(xc + 1, cols - 1) + 1):
+            k = i * cols + j
+            if active[k]:
+                if sign[x] > 0:
+                    pf[k] -= step
+                else:
+                    nf[k] -= step
+                sm[k] += step * sign[x] * v
+
+
+def _flip(x, v, d, sign, sm, pf, nf, trail, tlen, active, rows, cols):  # pragma: no cover
+    """Decide cell x (v = 1: in D) and put it on the trail."""
+    d[x] = v
+    trail[tlen] = x
+    _tally(x, v, 1, sign, sm, pf, nf, active, rows, cols)
+    return tlen + 1
+
+
+def _unflip(mark, tlen, d, sign, sm, pf, nf, trail, active, rows, cols):  # pragma: no cover
+    """Undo the decisions on the trail back to length mark."""
+    while tlen > mark:
+        tlen -= 1
+        x = trail[tlen]
+        _tally(x, d[x], -1, sign, sm, pf, nf, active, rows, cols)
+        d[x] = -1
+    return tlen
+
+
+def _settle(start, tlen, d, sign, sm, pf, nf, trail, active, rows, cols, bad):  # pragma: no cover
+    """Propagate the decisions from trail[start] on: a clue whose balance can only be met one
+    way decides its open cells. Returns the new trail length; bad[0] = 1 when a clue cannot
+    balance."""
+    bad[0] = 0
+    p = start
+    while p < tlen:
+        x = trail[p]
+        p += 1
+        xr, xc = x // cols, x % cols
+        for i in range(max(xr - 1, 0), min(xr + 1, rows - 1) + 1):
+            for j in range(max(xc - 1, 0), min(xc + 1, cols - 1) + 1):
+                k = i * cols + j
+                if not active[k]:
+                    continue
+                if sm[k] < -pf[k] or sm[k] > nf[k]:
+                    bad[0] = 1
+                    return tlen
+                if pf[k] + nf[k] == 0:
+                    continue
+                if sm[k] == -pf[k]:
+                    up = 1  # every open empty cell flips, no mine does
+                elif sm[k] == nf[k]:
+                    up = 0  # every open mine flips, no empty cell does
+                else:
+                    continue
+                kr, kc = k // cols, k % cols
+                for u in range(max(kr - 1, 0), min(kr + 1, rows - 1) + 1):
+                    for w in range(max(kc - 1, 0), min(kc + 1, cols - 1) + 1):
+                        y = u * cols + w
+                        if d[y] < 0:
+                            tlen = _flip(y, up if sign[y] > 0 else 1 - up, d, sign, sm, pf, nf, trail, tlen, active, rows, cols)
+    return tlen
+
+
+def _branch_cell(tlen, d, sm, trail, active, rows, cols):  # pragma: no cover
+    """An open cell seen by a clue not yet balanced (latest decisions first), or -1 if none."""
+    for p in range(tlen - 1, -1, -1):
+        x = trail[p]
+        xr, xc = x // cols, x % cols
+        for i in range(max(xr - 1, 0), min(xr + 1, rows - 1) + 1):
+            for j in range(max(xc - 1, 0), min(xc + 1, cols - 1) + 1):
+                k = i * cols + j
+                if active[k] and sm[k] != 0:
+                    for u in range(max(i - 1, 0), min(i + 1, rows - 1) + 1):
+                        for w in range(max(j - 1, 0), min(j + 1, cols - 1) + 1):
+                            if d[u * cols + w] < 0:
+                                return u * cols + w
+    return -1
+
+
+def _another_solution(mine, active, value, rows, cols, seed, budget):  # pragma: no cover - compiled
+    """Is there a solution other than the field `mine` flipping a cell of seed's window? True
+    only when one was found (a set D as above), False when `budget` decisions ran out first or
+    there is none. Cells fixed in value stay. Small sets D are tried first: the search runs again
+    with a cap on the cells of D that doubles each time."""
+    n = rows * cols
+    d = np.full(n, -1, dtype=np.int8)
+    sign = np.zeros(n, dtype=np.int64)
+    sm = np.zeros(n + 1, dtype=np.int64)  # per clue: the flips' balance; sm[n]: cells in D
+    pf = np.zeros(n, dtype=np.int64)  # per clue: open empty cells not decided
+    nf = np.zeros(n, dtype=np.int64)  # per clue: open mines not decided
+    trail = np.empty(n, dtype=np.int64)
+    st_cell = np.empty(n, dtype=np.int64)
+    st_mark = np.empty(n, dtype=np.int64)
+    st_val = np.empty(n, dtype=np.int64)
+    bad = np.zeros(1, dtype=np.int64)
+    nodes = 0
+    sr, sc = seed // cols, seed % cols
+    cap = 1
+    while True:
+        for x in range(n):
+            d[x] = 0 if value[x] >= 0 else -1
+            sign[x] = -1 if mine[x] else 1
+            sm[x] = 0
+            pf[x] = 0
+            nf[x] = 0
+        sm[n] = 0
+        for k in range(n):
+            if active[k]:
+                kr, kc = k // cols, k % cols
+                for u in range(max(kr - 1, 0), min(kr + 1, rows - 1) + 1):
+                    for w in range(max(kc - 1, 0), min(kc + 1, cols - 1) + 1):
+                        y = u * cols + w
+                        if d[y] < 0:
+                            if sign[y] > 0:
+                                pf[k] += 1
+                            else:
+                                nf[k] += 1
+        tlen = 0
+        capped = False  # did the cap cut the search short?
+        for u in range(max(sr - 1, 0), min(sr + 1, rows - 1) + 1):
+            for w in range(max(sc - 1, 0), min(sc + 1, cols - 1) + 1):
+                first = u * cols + w
+                if d[first] >= 0:
+                    continue  # fixed, or excluded since
+                mark = tlen
+                tlen = _flip(first, 1, d, sign, sm, pf, nf, trail, tlen, active, rows, cols)
+                tlen = _settle(mark, tlen, d, sign, sm, pf, nf, trail, active, rows, cols, bad)
+                depth = 0
+                while True:
+                    nodes += 1
+                    if nodes > budget:
+                        return False
+                    if not bad[0] and sm[n] > cap:
+                        bad[0] = 1
+                        capped = True
+                    if not bad[0]:
+                        x = _branch_cell(tlen, d, sm, trail, active, rows, cols)
+                        if x < 0:
+                            return True  # every clue balances: D is the flipped cells
+                        st_cell[depth], st_mark[depth], st_val[depth] = x, tlen, 1
+                        depth += 1
+                        t0 = tlen
+                        tlen = _flip(x, 1, d, sign, sm, pf, nf, trail, tlen, active, rows, cols)
+                        tlen = _settle(t0, tlen, d, sign, sm, pf, nf, trail, active, rows, cols, bad)
+                        continue
+                    # a clue cannot balance: go back to the last choice with a value left to try
+                    while depth > 0 and st_val[depth - 1] == 0:
+                        depth -= 1
+                    if depth == 0:
+                        break
+                    top = depth - 1
+                    tlen = _unflip(st_mark[top], tlen, d, sign, sm, pf, nf, trail, active, rows, cols)
+                    st_val[top] = 0
+                    tlen = _flip(st_cell[top], 0, d, sign, sm, pf, nf, trail, tlen, active, rows, cols)
+                    tlen = _settle(st_mark[top], tlen, d, sign, sm, pf, nf, trail, active, rows, cols, bad)
+                # no D within the cap holds this cell: undo, exclude it, try the next one
+                tlen = _unflip(mark, tlen, d, sign, sm, pf, nf, trail, active, rows, cols)
+                tlen = _flip(first, 0, d, sign, sm, pf, nf, trail, tlen, active, rows, cols)
+                tlen = _settle(mark, tlen, d, sign, sm, pf, nf, trail, active, rows, cols, bad)
+                if bad[0]:
+                    break
+            if bad[0]:
+                break
+        if not capped:
+            return False  # the search was complete: there is no such D
+        cap *= 2
+
+
+def _open_near(value, seed, rows, cols):  # pragma: no cover - compiled
+    r, c = seed // cols, seed % cols
+    for i in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
+        for j in range(max(c - 1, 0), min(c + 1, cols - 1) + 1):
+            if value[i * cols + j] < 0:
+                return True
+    return False
+
+
+def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budget):  # pragma: no cover - compiled
+    """Trimming's rules to their fixpoint, as `recon.engines.trim` runs them: the pairwise phase
+    until it stalls, then elimination on groups of at most max_cells open cells, then the
+    pairwise phase on what that fixed, and so on. value (int8, -1 open) is updated in place.
+    Returns 0 when every cell is fixed, 3 when the rules stall, 2 on a contradiction, 1 when
+    `capacity` equations were not enough, 4 when a coefficient could overflow int64, 5 when a
+    second solution flipping a cell of seed's window was found (with seed >= 0: mine is then
+    the field, and the puzzle with clue seed had one solution) after the pairwise phase."""
+    n = rows * cols
+    anc = np.empty(capacity, dtype=np.int32)
+    msk = np.empty(capacity, dtype=np.int16)
+    cnt = np.empty(capacity, dtype=np.int16)
+    alive = np.zeros(capacity, dtype=np.bool_)
+    nxt = np.empty(capacity, dtype=np.int32)
+    head = np.full(n, -1, dtype=np.int32)
+    meta = np.zeros(3, dtype=np.int64)
+    _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+    e = _pairwise_run(0, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+    if meta[2]:
+        return 2
+    if meta[1]:
+        return 1
+    if seed >= 0 and _open_near(value, seed, rows, cols):
+        if _another_solution(mine, active, value, rows, cols, seed, budget):
+            return 5
+    # the reduced form of the clue equations on the cells still open
+    col_of = np.full(n, -1, dtype=np.int64)
+    c = 0
+    for x in range(n):
+        if value[x] < 0:
+            col_of[x] = c
+            c += 1
+    if c == 0:
+        return 0
+    cells = np.empty(c, dtype=np.int64)
+    for x in range(n):
+        if col_of[x] >= 0:
+            cells[col_of[x]] = x
+    m = 0
+    for k in range(n):
+        if active[k]:
+            r, q = k // cols, k % cols
+            sees = False
+            for i in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
+                for j in range(max(q - 1, 0), min(q + 1, cols - 1) + 1):
+                    if value[i * cols + j] < 0:
+                        sees = True
+            if sees:
+                m += 1
+    a = np.zeros((m, c), dtype=np.int64)
+    rhs = np.zeros(m, dtype=np.int64)
+    i = 0
+    for k in range(n):
+        if not active[k]:
+            continue
+        r, q = k // cols, k % cols
+        need = clue[k]
+        sees = False
+        for u in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
+            for w in range(max(q - 1, 0), min(q + 1, cols - 1) + 1):
+                x = u * cols + w
+                if value[x] >= 0:
+                    need -= value[x]
+                else:
+                    a[i, col_of[x]] = 1
+                    sees = True
+        if sees:
+            rhs[i] = need
+            i += 1
+    lo = np.empty(m, dtype=np.int64)
+    hi = np.empty(m, dtype=np.int64)
+    mx = np.empty(m, dtype=np.int64)
+    piv = np.full(m, -1, dtype=np.int64)
+    row_of = np.full(c, -1, dtype=np.int64)
+    code = _reduce(a, rhs, lo, hi, mx, piv, row_of)
+    if code == 1:
+        return 4
+    if code == 2:
+        return 2
+    dirty = np.ones(m, dtype=np.bool_)
+    synced = value.copy()
+    found = np.full(n, -1, dtype=np.int8)
+    size = np.zeros(n, dtype=np.int64)
+    while True:
+        open_cells = 0
+        for x in range(n):
+            if value[x] < 0:
+                open_cells += 1
+        if open_cells == 0:
+            return 0
+        if open_cells > max_cells:
+            _group_sizes(active, value, rows, cols, size)
+        # elimination: bound the rows that changed (in groups small enough)
+        any_found = False
+        for i in range(m):
+            if not dirty[i] or piv[i] < 0:
+                continue
+            if open_cells > max_cells and size[cells[piv[i]]] > max_cells:
+                continue  # trim skips this group for now; look again when it shrinks
+            dirty[i] = False
+            if not _bound_row(a, rhs, i, lo, hi, cells, found):
+                return 2
+        for x in range(n):
+            if found[x] >= 0:
+                if value[x] < 0:
+                    any_found = True
+                    _fix(x, found[x], value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
+                found[x] = -1
+        if not any_found:
+            return 3
+        e = _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+        if meta[2]:
+            return 2
+        if meta[1]:
+            return 1
+        for x in range(n):
+            if synced[x] < 0 and value[x] >= 0:
+                synced[x] = value[x]
+                code = _substitute(a, rhs, lo, hi, mx, piv, row_of, col_of[x], value[x], dirty)
+                if code == 1:
+                    return 4
+                if code == 2:
+                    return 2
+
+
 _compiled = False
 
 
@@ -151,6 +859,9 @@ def _compile() -> None:
     """Replace the kernels by their numba versions (once; numba caches the machine code on disk).
     A kernel calls the others through this module's globals, so all are replaced, callees first."""
     global _compiled, _closure64, _solved_lanes, _remove_clues_basic
+    global _popcount, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
+    global _gcd, _span, _normalise, _clear, _reduce, _substitute, _bound_row, _group_sizes, _trim
+    global _tally, _flip, _unflip, _settle, _branch_cell, _another_solution, _open_near
     if _compiled:
         return
     import numba
@@ -159,6 +870,30 @@ def _compile() -> None:
     _closure64 = jit(_closure64)
     _solved_lanes = jit(_solved_lanes)
     _remove_clues_basic = jit(_remove_clues_basic)
+    _popcount = jit(_popcount)
+    _eq_add = jit(_eq_add)
+    _frame = jit(_frame)
+    _add_framed = jit(_add_framed)
+    _fix = jit(_fix)
+    _fix_framed = jit(_fix_framed)
+    _pairwise_start = jit(_pairwise_start)
+    _pairwise_run = jit(_pairwise_run)
+    _gcd = jit(_gcd)
+    _span = jit(_span)
+    _normalise = jit(_normalise)
+    _clear = jit(_clear)
+    _reduce = jit(_reduce)
+    _substitute = jit(_substitute)
+    _bound_row = jit(_bound_row)
+    _group_sizes = jit(_group_sizes)
+    _tally = jit(_tally)
+    _flip = jit(_flip)
+    _unflip = jit(_unflip)
+    _settle = jit(_settle)
+    _branch_cell = jit(_branch_cell)
+    _another_solution = jit(_another_solution)
+    _open_near = jit(_open_near)
+    _trim = jit(_trim)
     _compiled = True
 
 
@@ -180,3 +915,57 @@ def remove_clues_basic(field: np.ndarray, order: np.ndarray, target: int | None)
         field.ravel().astype(np.uint8), np.asarray(order, dtype=np.int64), rows, cols, -1 if target is None else int(target)
     )
     return np.asarray(keep, dtype=bool).reshape(field.shape)
+
+
+#: Decisions a search for a second solution near a removed clue may take before trimming decides.
+SEARCH_BUDGET = 2000
+
+
+def trim_outcome(
+    clues: np.ndarray, known: np.ndarray, *, field: np.ndarray | None = None, removed: int = -1, capacity: int | None = None
+) -> tuple[str, np.ndarray]:
+    """Run trimming's rules compiled: "trimmed" (every cell fixed), "several" (a second
+    solution was found: see below) or "stalled" (trimming does not fix every cell), and the
+    cells fixed (int8 per cell: 0, 1, or -1 open; sound: every solution has those values).
+
+    "trimmed" exactly when `trim.solve(...).verdict is UNIQUE` on a consistent puzzle, without
+    the written proof. It is the same answer, not an approximation: the pairwise rules fix the
+    same cells whatever order they run in (a fixed cell or a derived equation never stops a rule
+    from applying), and elimination's result depends only on the cells fixed (the reduced row
+    echelon form of the clue equations is unique), so each round fixes what trim's round fixes.
+    Tests compare the two. Where an int64 coefficient could overflow (never seen), trim decides.
+
+    With the field and a clue `removed` from a puzzle that had one solution, a short search for
+    a second solution that flips a cell of that clue's window runs after the pairwise phase:
+    when it finds one, trimming cannot solve the puzzle (it is sound): "several", at once.
+    """
+    from .engines.trim import ELIMINATION_MAX_CELLS
+
+    _compile()
+    rows, cols = clues.shape
+    n = rows * cols
+    clue = np.ascontiguousarray(clues, dtype=np.int64).ravel()
+    active = np.ascontiguousarray(known, dtype=np.bool_).ravel()
+    capacity = 16 * n + 1024 if capacity is None else capacity
+    mine = np.zeros(n, dtype=np.uint8) if field is None else np.ascontiguousarray(field, dtype=np.uint8).ravel()
+    removed = removed if field is not None else -1
+    while True:
+        value = np.full(n, -1, dtype=np.int8)
+        code = _trim(clue, active, value, rows, cols, capacity, ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET)
+        if code != 1:
+            break
+        capacity *= 4  # out of room for derived equations: again with more
+    if code == 4:
+        from .engines import trim
+        from .model import make_problem
+        from .result import Verdict
+
+        result = trim.solve(make_problem(clues, known))
+        fixed = np.where(result.decided, result.partial, -1).astype(np.int8)
+        return ("trimmed" if result.verdict is Verdict.UNIQUE else "stalled"), fixed
+    return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
+
+
+def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:
+    """Does trimming (all its rules) fix every cell of this puzzle? (See trim_outcome.)"""
+    return trim_outcome(clues, known, **options)[0] == "trimmed"

@@ -11,7 +11,11 @@ without it is still solved by the asked grade's rules:
 Each check is incremental (recon.incremental): the single-clue closure is updated, not recomputed,
 and only the groups of open cells that a removal touches are trimmed or searched; for basic, 64
 removals are screened at once, one per bit. The decisions equal those of re-checking the whole
-puzzle after every removal, and `tests/test_puzzle.py` re-checks them from scratch.
+puzzle after every removal, and `tests/test_puzzle.py` re-checks them from scratch. With numba
+(the `fast` extra), the checks run compiled (`recon.kernels`) with the same decisions: the basic
+loop whole; for advanced, trimming itself; for search, trimming proves a removal keeps the answer
+unique and a short search near the clue finds a second solution, leaving the exact search or
+MILP only the removals neither decides.
 
 Removing a clue never makes a puzzle easier (fewer equations allow no more deductions and no
 fewer solutions), so one pass over the clues in random order leaves a puzzle from which no single
@@ -94,7 +98,12 @@ def make_puzzle(
     field = np.asarray(field, dtype=bool)
     clues = status(field)
     check, weaker = CHECKS[difficulty], WEAKER[difficulty]
-    if not check(make_problem(clues)):
+    everything = np.ones(clues.shape, dtype=bool)
+    if difficulty == "advanced" and USE_KERNELS:
+        solved = kernels.trims_fully(clues, everything)
+    else:
+        solved = check(make_problem(clues, everything))
+    if not solved:
         raise GenerationFailed(f"the full status of this field is not solved by the {difficulty} rules")
     for attempt in range(1, tries + 1):
         known = _remove_clues(field, rng.permutation(clues.size), difficulty, target)
@@ -170,6 +179,22 @@ def _still_solved(closure: Closure, c: int, difficulty: str, cache: dict) -> boo
         return True
     if difficulty == "basic":
         return False
+    if USE_KERNELS:
+        # compiled trimming decides advanced; for search, trimming's success proves uniqueness
+        # and a second solution found near c disproves it, so only the rest needs the exact check
+        known = np.array(closure.active, dtype=bool).reshape(closure.shape)
+        outcome, fixed = kernels.trim_outcome(closure.clues, known, field=closure.field, removed=c)
+        if difficulty == "advanced" or outcome != "stalled":
+            return outcome == "trimmed"
+        # the cells trimming fixed are the same in every solution: search the others
+        fixed = fixed.ravel()
+        cells = [int(x) for x in np.flatnonzero(fixed < 0)]
+        win, active, given, truth = closure.win, closure.active, closure.clue, closure.truth
+        equations = []
+        for k in sorted({k for x in cells for k in win[x] if active[k]}):
+            here = [y for y in win[k] if fixed[y] < 0]
+            equations.append((here, given[k] - sum(truth[y] for y in win[k] if fixed[y] >= 0)))
+        return not _another_solution(cells, equations, closure.truth)
     seeds = closure.changed | {x for x in closure.win[c] if x in closure.open}
     for cells, clues in closure.open_groups(seeds):
         key = (frozenset(cells), frozenset(clues))

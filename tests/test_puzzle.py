@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pytest
 
-from recon import Verdict, make_problem, parse_status
+from recon import Verdict, make_problem, parse_status, status
 from recon.cli import main
 from recon.engines import backtrack, trim
 from recon.puzzle import CHECKS, generate_puzzle, parse_clue_target
@@ -106,3 +106,98 @@ def test_compiled_closures_equal_the_numpy_rounds(shape):
     expected = basic_closures(field, active)
     assert np.array_equal(kernels.closures64(field, active), expected)
     assert expected.any()  # some clue sets fix some cells: the comparison means something
+
+
+@pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14), (10, 10)])
+def test_compiled_trimming_decides_as_trim_does(shape):
+    """trim_outcome says "trimmed" exactly when trim.solve is unique, and "several" only when a
+    complete search finds several solutions, on the puzzles met while removing clues in a random
+    order, keeping a clue when trim no longer solves without it: the borderline cases generation
+    asks about."""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    rng = np.random.default_rng(sum(shape))
+    seen = {"trimmed": 0, "several": 0, "stalled": 0}
+    fields = 0
+    while fields < 3:
+        field = rng.random(shape) < rng.uniform(0.2, 0.8)
+        if trim.solve(make_problem(status(field))).verdict is not Verdict.UNIQUE:
+            continue  # not a puzzle that generation would start from
+        fields += 1
+        clues, known = status(field), np.ones(shape, dtype=bool)
+        for c in rng.permutation(field.size):
+            c = int(c)
+            known.flat[c] = False
+            problem = make_problem(clues, known)
+            reference = trim.solve(problem).verdict is Verdict.UNIQUE
+            assert kernels.trims_fully(clues, known) == reference
+            outcome, fixed = kernels.trim_outcome(clues, known, field=field, removed=c)
+            seen[outcome] += 1
+            assert (outcome == "trimmed") == reference
+            assert np.array_equal(fixed[fixed >= 0] == 1, field[fixed >= 0])  # sound
+            if outcome == "several":
+                assert backtrack.solve(problem, limit=2).verdict is Verdict.MULTIPLE
+            if not reference:
+                known.flat[c] = True
+    assert seen["trimmed"] and seen["several"], seen
+
+
+def test_compiled_trimming_solves_the_puzzle_whose_derived_equations_needed_pairing():
+    pytest.importorskip("numba")
+    from recon import kernels
+    from test_trim import PAIR_THE_DERIVED
+
+    clues, known = parse_status(PAIR_THE_DERIVED)
+    assert kernels.trims_fully(clues, known)
+    fewer = known.copy()
+    fewer[np.argwhere(known)[0][0], np.argwhere(known)[0][1]] = False
+    assert kernels.trims_fully(clues, fewer) == (trim.solve(make_problem(clues, fewer)).verdict is Verdict.UNIQUE)
+
+
+def test_compiled_trimming_out_of_room_or_range_still_decides(monkeypatch):
+    """Too little room for derived equations: it starts again with more. A coefficient that could
+    overflow int64: the Python engine decides."""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    rng = np.random.default_rng(3)
+    cases = []
+    for _ in range(12):
+        field = rng.random((9, 11)) < 0.5
+        known = rng.random((9, 11)) < 0.7
+        cases.append((status(field), known, trim.solve(make_problem(status(field), known)).verdict is Verdict.UNIQUE))
+    assert any(expected for *_, expected in cases) and not all(expected for *_, expected in cases)
+    for clues, known, expected in cases:
+        assert kernels.trims_fully(clues, known, capacity=3) == expected
+    kernels._compile()
+    monkeypatch.setattr(kernels, "_trim", lambda *args: 4)
+    for clues, known, expected in cases:
+        assert kernels.trims_fully(clues, known) == expected
+
+
+@pytest.mark.parametrize("difficulty", ["advanced", "search"])
+@pytest.mark.parametrize("shape", [(1, 12), (12, 1), (3, 10), (7, 5), (9, 14)])  # 2xk: fields rarely solve
+def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shape):
+    """Advanced and search generation with the compiled trimming keep exactly the clues the
+    Python path (group-wise trimming, exact search and MILP) keeps: same seed, same puzzle."""
+    pytest.importorskip("numba")
+    from recon import puzzle as puzzle_module
+    from recon.generate import random_field
+
+    compared = 0
+    for seed in range(60):
+        if compared == 3:
+            break
+        rng = np.random.default_rng(seed)
+        field = random_field(*shape, int(rng.integers(25, 75)), rng)
+        if not CHECKS[difficulty](make_problem(status(field))):
+            continue
+        order = rng.permutation(field.size)
+        monkeypatch.setattr(puzzle_module, "USE_KERNELS", True)
+        compiled = puzzle_module._remove_clues(field, order, difficulty, None)
+        monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
+        python = puzzle_module._remove_clues(field, order, difficulty, None)
+        assert np.array_equal(compiled, python), (shape, seed)
+        compared += 1
+    assert compared == 3
