@@ -625,7 +625,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         kind = "minimal: no remaining clue can be removed (every clue was tried)" if puzzle.minimal else f"stopped at {args.clues} clues"
         stderr.write(
             f"puzzle {args.rows}x{args.cols}: {puzzle.clue_count} of {clues.size} clues "
-            f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by milp; "
+            f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by {puzzle.certificate}; "
             f"{puzzle.seconds:.2f} s\n"
         )
     header = f"# {command}\n"

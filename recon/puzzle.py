@@ -40,6 +40,9 @@ from .result import ReconError, Verdict
 DIFFICULTIES = ("basic", "advanced", "search")
 #: Use the compiled removal loop for basic puzzles when numba is installed (same decisions).
 USE_KERNELS = kernels.AVAILABLE
+#: Below this many cells the Python basic loop finishes before numba has loaded its compiled code
+#: (about 0.9 s for a fresh process), so basic puzzles that small are made without it.
+BASIC_KERNEL_CELLS = 1000
 
 
 class GenerationFailed(ReconError):
@@ -57,6 +60,7 @@ class Puzzle:
     minimal: bool
     tries: int
     seconds: float
+    certificate: str = "milp"  # the complete engine that proved the answer unique
 
     @property
     def clue_count(self) -> int:
@@ -72,6 +76,20 @@ def is_basic(problem: Problem) -> bool:
 def is_advanced(problem: Problem) -> bool:
     """Does trimming (all its rules) fix every cell?"""
     return trim.solve(problem).verdict is Verdict.UNIQUE
+
+
+def certify(problem: Problem) -> str | None:
+    """Prove the puzzle has one solution by a complete engine; return its name, None if not.
+
+    Backtracking first (pure Python: no MILP start-up, and it forces basic and most advanced
+    puzzles without guessing), MILP when backtracking needs more than a second. Both are exact.
+    """
+    result = backtrack.solve(problem, limit=2, time_limit=1.0)
+    if result.verdict is Verdict.UNIQUE:
+        return "backtrack"
+    if result.verdict is not Verdict.UNDECIDED:
+        return None
+    return "milp" if is_unique(problem, time_limit=60.0) else None
 
 
 def is_unique(problem: Problem, time_limit: float = 10.0) -> bool:
@@ -112,9 +130,10 @@ def make_puzzle(
         if weaker is not None and weaker(problem):
             continue  # easier than asked: try another order
         # Certify from scratch, by the engines themselves, not the incremental bookkeeping.
-        if not check(problem) or not is_unique(problem, time_limit=60.0):
+        certificate = certify(problem) if check(problem) else None
+        if certificate is None:
             raise GenerationFailed("internal check failed: the puzzle is not proved unique")  # never expected
-        return Puzzle(clues, known, field, difficulty, minimal, attempt, time.perf_counter() - start)
+        return Puzzle(clues, known, field, difficulty, minimal, attempt, time.perf_counter() - start, certificate)
     raise GenerationFailed(
         f"no {difficulty} puzzle found in {tries} orders of clue removal (every result was easier); "
         "try another seed, size or density"
@@ -132,7 +151,7 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     pass are replayed one by one. With numba, that basic loop runs compiled (`recon.kernels`), with
     the same decisions.
     """
-    if difficulty == "basic" and USE_KERNELS:
+    if difficulty == "basic" and USE_KERNELS and field.size >= BASIC_KERNEL_CELLS:
         return kernels.remove_clues_basic(field, order, target)
     closure = Closure(field)
     cache: dict = {}
@@ -277,7 +296,7 @@ def generate_puzzle(
     *,
     difficulty: str = "basic",
     target: int | None = None,
-    fields: int = 20,
+    fields: int = 200,
 ) -> Puzzle:
     """Draw fields at density p until one yields a puzzle of the asked grade (at most `fields`)."""
     from .generate import random_field

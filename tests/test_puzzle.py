@@ -85,6 +85,7 @@ def test_compiled_basic_removal_makes_the_python_decisions(monkeypatch, shape, t
         order = rng.permutation(field.size)
         goal = None if target is None else field.size // 2
         monkeypatch.setattr(puzzle_module, "USE_KERNELS", True)
+        monkeypatch.setattr(puzzle_module, "BASIC_KERNEL_CELLS", 0)
         compiled = puzzle_module._remove_clues(field, order, "basic", goal)
         monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
         python = puzzle_module._remove_clues(field, order, "basic", goal)
@@ -201,3 +202,19 @@ def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shap
         assert np.array_equal(compiled, python), (shape, seed)
         compared += 1
     assert compared == 3
+
+
+def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, seed_examples):
+    from recon import puzzle as puzzle_module
+    from recon.result import Result
+
+    puzzle = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="advanced")
+    assert puzzle.certificate == "backtrack"
+    problem = make_problem(puzzle.clues, puzzle.known)
+    ambiguous = seed_examples["seed-5x5"][0]  # two solutions
+    assert puzzle_module.certify(make_problem(ambiguous)) is None
+    # backtracking out of time: MILP decides
+    undecided = Result(Verdict.UNDECIDED, [], False, "backtrack", 1.0, {}, "time limit")
+    monkeypatch.setattr(backtrack, "solve", lambda *args, **kwargs: undecided)
+    assert puzzle_module.certify(problem) == "milp"
+    assert puzzle_module.certify(make_problem(ambiguous)) is None
