@@ -218,3 +218,25 @@ def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, s
     monkeypatch.setattr(backtrack, "solve", lambda *args, **kwargs: undecided)
     assert puzzle_module.certify(problem) == "milp"
     assert puzzle_module.certify(make_problem(ambiguous)) is None
+
+
+@pytest.fixture(scope="module")
+def advanced_puzzles():
+    return [generate_puzzle(9, 11, 50, np.random.default_rng(seed), difficulty="advanced") for seed in range(6)]
+
+
+@pytest.mark.parametrize("max_cells", [10, 40, 60])
+def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, advanced_puzzles, max_cells):
+    """Elimination runs only on groups of at most ELIMINATION_MAX_CELLS open cells (3000: only
+    grids past 54x54 meet larger ones). With small limits, minimal advanced puzzles become too
+    hard for some of them, and the compiled trimming still decides as trim does."""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", max_cells)
+    verdicts = []
+    for puzzle in advanced_puzzles:
+        reference = trim.solve(make_problem(puzzle.clues, puzzle.known)).verdict is Verdict.UNIQUE
+        assert kernels.trims_fully(puzzle.clues, puzzle.known) == reference
+        verdicts.append(reference)
+    assert not all(verdicts)  # the limit mattered (with 3000 every one is solved)
