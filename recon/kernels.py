@@ -399,7 +399,7 @@ def _clear(a, rhs, lo, hi, mx, i, r, col):  # pragma: no cover - compiled
 
 
 def _reduce(a, rhs, lo, hi, mx, piv, row_of):  # pragma: no cover - compiled
-    """Gauss-Jordan to reduced row echelon form; piv[i] is row i's pivot column (-1: none).
+    """Gaussian elimination, then back substitution, to reduced row echelon form; piv[i] is row i's pivot column (-1: none).
     Returns 0, 1 on overflow, 2 when a row reads 0 = nonzero."""
     m, c = a.shape
     for i in range(m):
@@ -425,8 +425,8 @@ def _reduce(a, rhs, lo, hi, mx, piv, row_of):  # pragma: no cover - compiled
             lo[r], lo[rank] = lo[rank], lo[r]
             hi[r], hi[rank] = hi[rank], hi[r]
             mx[r], mx[rank] = mx[rank], mx[r]
-        for i in range(m):
-            if i != rank and lo[i] <= col <= hi[i] and a[i, col] != 0:
+        for i in range(rank + 1, m):  # forward: clear the column below the pivot only
+            if lo[i] <= col <= hi[i] and a[i, col] != 0:
                 if not _clear(a, rhs, lo, hi, mx, i, rank, col):
                     return 1
         piv[rank] = col
@@ -436,6 +436,14 @@ def _reduce(a, rhs, lo, hi, mx, piv, row_of):  # pragma: no cover - compiled
         piv[i] = -1
         if rhs[i] != 0:
             return 2
+    # backward, last pivot first: clear each pivot column above it (each row above is touched
+    # once per pivot below it, where clearing as the pivots come would redo the fill-in)
+    for r in range(rank - 1, -1, -1):
+        col = piv[r]
+        for i in range(r):
+            if lo[i] <= col <= hi[i] and a[i, col] != 0:
+                if not _clear(a, rhs, lo, hi, mx, i, r, col):
+                    return 1
     return 0
 
 
