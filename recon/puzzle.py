@@ -78,17 +78,19 @@ def is_advanced(problem: Problem) -> bool:
     return trim.solve(problem).verdict is Verdict.UNIQUE
 
 
-def certify(problem: Problem) -> str | None:
+def certify(problem: Problem, difficulty: str) -> str | None:
     """Prove the puzzle has one solution by a complete engine; return its name, None if not.
 
-    Backtracking first (pure Python: no MILP start-up, and it forces basic and most advanced
-    puzzles without guessing), MILP when backtracking needs more than a second. Both are exact.
+    Basic puzzles: backtracking (pure Python, no MILP start-up; its propagation forces a basic
+    puzzle without guessing), MILP if it ever needs more than a second. Harder grades need
+    guessing there, so MILP. Both are exact.
     """
-    result = backtrack.solve(problem, limit=2, time_limit=1.0)
-    if result.verdict is Verdict.UNIQUE:
-        return "backtrack"
-    if result.verdict is not Verdict.UNDECIDED:
-        return None
+    if difficulty == "basic":
+        result = backtrack.solve(problem, limit=2, time_limit=1.0)
+        if result.verdict is Verdict.UNIQUE:
+            return "backtrack"
+        if result.verdict is not Verdict.UNDECIDED:
+            return None
     return "milp" if is_unique(problem, time_limit=60.0) else None
 
 
@@ -130,7 +132,7 @@ def make_puzzle(
         if weaker is not None and weaker(problem):
             continue  # easier than asked: try another order
         # Certify from scratch, by the engines themselves, not the incremental bookkeeping.
-        certificate = certify(problem) if check(problem) else None
+        certificate = certify(problem, difficulty) if check(problem) else None
         if certificate is None:
             raise GenerationFailed("internal check failed: the puzzle is not proved unique")  # never expected
         return Puzzle(clues, known, field, difficulty, minimal, attempt, time.perf_counter() - start, certificate)

@@ -208,16 +208,19 @@ def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, s
     from recon import puzzle as puzzle_module
     from recon.result import Result
 
-    puzzle = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="advanced")
-    assert puzzle.certificate == "backtrack"
-    problem = make_problem(puzzle.clues, puzzle.known)
-    ambiguous = seed_examples["seed-5x5"][0]  # two solutions
-    assert puzzle_module.certify(make_problem(ambiguous)) is None
+    basic = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="basic")
+    assert basic.certificate == "backtrack"
+    advanced = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="advanced")
+    assert advanced.certificate == "milp"
+    problem = make_problem(basic.clues, basic.known)
+    ambiguous = make_problem(seed_examples["seed-5x5"][0])  # two solutions
+    assert puzzle_module.certify(ambiguous, "basic") is None
+    assert puzzle_module.certify(ambiguous, "advanced") is None
     # backtracking out of time: MILP decides
     undecided = Result(Verdict.UNDECIDED, [], False, "backtrack", 1.0, {}, "time limit")
     monkeypatch.setattr(backtrack, "solve", lambda *args, **kwargs: undecided)
-    assert puzzle_module.certify(problem) == "milp"
-    assert puzzle_module.certify(make_problem(ambiguous)) is None
+    assert puzzle_module.certify(problem, "basic") == "milp"
+    assert puzzle_module.certify(ambiguous, "basic") is None
 
 
 @pytest.fixture(scope="module")
