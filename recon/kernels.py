@@ -29,7 +29,10 @@ import importlib.util
 
 import numpy as np
 
+from .engines import trim
 from .incremental import ALL, LANES
+from .model import make_problem
+from .result import Verdict
 
 #: Is numba installed? (Imported only when a kernel is first used: it costs ~0.3 s of start-up.)
 AVAILABLE = importlib.util.find_spec("numba") is not None
@@ -149,7 +152,6 @@ def _remove_clues_basic(mine, order, rows, cols, target):  # pragma: no cover - 
         if target >= 0 and kept <= target:
             return keep
     return keep
-
 
 
 # -- the pairwise rules (advanced grade) ------------------------------------------------------
@@ -336,7 +338,7 @@ def _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta): 
 # those trim bounds. When a cell is fixed its column is substituted; a row that loses its pivot
 # takes its next cell as pivot, cleared from the other rows: the form stays reduced without
 # starting again. Only rows that changed are bounded again.
-_BIG = 2.0**62  # past this a coefficient could overflow: the caller falls back to Python integers
+_BIG = 2.0**62  # past this a coefficient could overflow: trim_outcome then asks trim (Python integers)
 
 
 def _gcd(a, b):  # pragma: no cover - compiled
@@ -947,8 +949,6 @@ def trim_outcome(
     a second solution that flips a cell of that clue's window runs after the pairwise phase:
     when it finds one, trimming cannot solve the puzzle (it is sound): "several", at once.
     """
-    from .engines.trim import ELIMINATION_MAX_CELLS
-
     _compile()
     rows, cols = clues.shape
     n = rows * cols
@@ -959,16 +959,14 @@ def trim_outcome(
     removed = removed if field is not None else -1
     while True:
         value = np.full(n, -1, dtype=np.int8)
-        code = _trim(clue, active, value, rows, cols, capacity, ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET)
+        code = _trim(clue, active, value, rows, cols, capacity, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET)
         if code != 1:
             break
         capacity *= 4  # out of room for derived equations: again with more
     if code == 4:
-        from .engines import trim
-        from .model import make_problem
-        from .result import Verdict
-
         result = trim.solve(make_problem(clues, known))
+        if result.decided is None:  # a contradiction: no solution, nothing fixed to report
+            return "stalled", np.full(clues.shape, -1, dtype=np.int8)
         fixed = np.where(result.decided, result.partial, -1).astype(np.int8)
         return ("trimmed" if result.verdict is Verdict.UNIQUE else "stalled"), fixed
     return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)

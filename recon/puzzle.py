@@ -38,7 +38,7 @@ from .model import Problem, cell_name, make_problem, status
 from .result import ReconError, Verdict
 
 DIFFICULTIES = ("basic", "advanced", "search")
-#: Use the compiled removal loop for basic puzzles when numba is installed (same decisions).
+#: Use the compiled checks (recon.kernels) when numba is installed: the same decisions, faster.
 USE_KERNELS = kernels.AVAILABLE
 #: Below this many cells the Python basic loop finishes before numba has loaded its compiled code
 #: (about 0.9 s for a fresh process), so basic puzzles that small are made without it.
@@ -60,7 +60,7 @@ class Puzzle:
     minimal: bool
     tries: int
     seconds: float
-    certificate: str = "milp"  # the complete engine that proved the answer unique
+    certificate: str  # the complete engine that proved the answer unique
 
     @property
     def clue_count(self) -> int:
@@ -95,7 +95,7 @@ def certify(problem: Problem, difficulty: str) -> str | None:
 
 
 def is_unique(problem: Problem, time_limit: float = 10.0) -> bool:
-    """Is there exactly one solution (proved by MILP with a no-good cut; False when undecided)?"""
+    """Is there exactly one solution (proved by MILP; False when undecided)?"""
     return milp.solve(problem, limit=2, time_limit=time_limit).verdict is Verdict.UNIQUE
 
 
