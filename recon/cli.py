@@ -20,6 +20,7 @@ from .generate import random_field
 from .puzzles import FORMATS, read_any_status, write_puzzle
 from .model import Problem, cell_name, equations, make_problem, status
 from .result import EngineDisagreement, EngineError, Result, Verdict
+from .engines.sat import Unavailable
 from .solver import ENGINE_CHOICES, plan, solve
 
 EXIT_UNIQUE = 0
@@ -667,7 +668,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     except FormatError as err:
         stderr.write(f"{err}\n")
         return EXIT_USAGE
-    except UsageError as err:
+    except (UsageError, Unavailable) as err:
         stderr.write(f"recon: {err}\n")
         return EXIT_USAGE
     except (EngineError, EngineDisagreement) as err:

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .engines import ENGINES, FULL_ONLY, algebra, backtrack, hybrid, milp, trim
+from .engines import ENGINES, FULL_ONLY, MISSING, algebra, backtrack, hybrid, milp, sat, trim
 from .model import Problem, is_solution, make_problem, violated_clues, cell_name
 from .result import EngineDisagreement, EngineError, Result, Verdict
 
@@ -42,7 +42,7 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
             raise ValueError(f"engine list must name engines from {', '.join(ENGINES)}, got {list(engine)!r}")
         names = list(dict.fromkeys(engine))
     elif engine == "all":
-        return [name for name in ENGINES if problem.is_full or name not in FULL_ONLY]
+        return [name for name in ENGINES if (problem.is_full or name not in FULL_ONLY) and name not in MISSING]
     elif engine in ENGINES:
         names = [engine]
     elif engine == "auto":

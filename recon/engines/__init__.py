@@ -1,7 +1,7 @@
 """The engines. Each takes a Problem and returns a Result; none reads files or prints.
 
-backtrack, hybrid and milp are complete: they enumerate solutions and prove the count (hybrid
-deduces by trimming first and searches from there). algebra is exact
+backtrack, hybrid, milp and sat are complete: they enumerate solutions and prove the count (hybrid
+deduces by trimming first and searches from there; sat needs the optional python-sat). algebra is exact
 and complete for a full status only (every cell a clue). trim is sound but incomplete: it fixes
 cells by deduction and says ``undecided`` when its rules stall.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ..model import Problem
 from ..result import Result
-from . import algebra, backtrack, hybrid, milp, trim
+from . import algebra, backtrack, hybrid, milp, sat, trim
 
 EngineFn = Callable[..., Result]
 
@@ -22,11 +22,15 @@ ENGINES: dict[str, EngineFn] = {
     backtrack.NAME: backtrack.solve,
     hybrid.NAME: hybrid.solve,
     milp.NAME: milp.solve,
+    sat.NAME: sat.solve,
     trim.NAME: trim.solve,
 }
 #: The engines that enumerate every solution and prove the count (algebra: full status only).
-COMPLETE = (backtrack.NAME, hybrid.NAME, milp.NAME)
+COMPLETE = (backtrack.NAME, hybrid.NAME, milp.NAME, sat.NAME)
+#: Engines whose optional dependency is missing: "all" leaves them out, asking for one by name
+#: raises its own error (sat.Unavailable) with the install command.
+MISSING = () if sat.AVAILABLE else (sat.NAME,)
 #: Engines that need a full status.
 FULL_ONLY = (algebra.NAME,)
 
-__all__ = ["COMPLETE", "ENGINES", "FULL_ONLY", "EngineFn", "Problem", "Result"]
+__all__ = ["COMPLETE", "ENGINES", "FULL_ONLY", "MISSING", "EngineFn", "Problem", "Result"]

@@ -1,0 +1,271 @@
+"""SAT: the clues as clauses over one boolean per cell, decided by a CDCL solver (optional).
+
+Needs python-sat (``pip install 'recon[sat]'``); without it, asking for this engine raises
+`Unavailable` and everything else works as before.
+
+Encoding (direct, no helper variables): a clue "w cells hold k mines" is
+
+- at most k: every k+1 of the w cells hold at least one empty cell, ``C(w, k+1)`` clauses;
+- at least k: every w-k+1 of them hold at least one mine, ``C(w, w-k+1)`` clauses.
+
+A window has at most 9 cells, so a clue gives at most 210 clauses, and unit propagation on them
+is exactly the single-clue rules. Clause learning is what makes SAT fast where backtracking is
+slow: a conflict teaches the solver a clause that prunes every later branch like it.
+
+Two uses:
+
+- `solve`: an engine like the others. Each solution found gets a blocking clause, and the next
+  solve looks for another one; "unsatisfiable" proves there is none.
+- `SecondSolution`: for puzzle generation. One solver holds every clue of a field, each switched
+  on by a selector variable, and answers, clue after clue, "without this clue, is there a
+  solution other than the field?" Clues already decided become unit facts, and the solver keeps
+  what it learned between questions. That is the incremental check recon.puzzle uses for the
+  search grade.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from ..model import Problem, cell_name, impossible_clues
+from ..result import ReconError, Result, Verdict
+
+NAME = "sat"
+#: The CDCL solver of python-sat that is used. Glucose 4 was the fastest of minisat22, glucose4
+#: and cadical153 on generated 20x20 to 60x60 search puzzles (bench/bench_puzzle.py, issue 5 note).
+SOLVER = "glucose4"
+SOLVER_OPTIONS: dict = {}
+INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
+
+#: Is python-sat installed? (Looked up, not imported: the import costs 20 ms of every command.)
+AVAILABLE = importlib.util.find_spec("pysat") is not None
+
+
+class Unavailable(ReconError):
+    """The sat engine was asked for, but python-sat is not installed."""
+
+
+def _new_solver():
+    if not AVAILABLE:
+        raise Unavailable(INSTALL_HINT)
+    from pysat.solvers import Solver
+
+    return Solver(name=SOLVER, **SOLVER_OPTIONS)
+
+
+@lru_cache(maxsize=None)
+def _templates(w: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Index sets of the at-most and at-least clauses of "w cells hold k mines"."""
+    at_most = np.array(list(combinations(range(w), k + 1)), dtype=np.int64).reshape(-1, k + 1) if k < w else np.zeros((0, 1), np.int64)
+    at_least = np.array(list(combinations(range(w), w - k + 1)), dtype=np.int64).reshape(-1, w - k + 1) if k > 0 else np.zeros((0, 1), np.int64)
+    return at_most, at_least
+
+
+def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Return (cells, sizes): for every cell in row-major order, the literals (cell index + 1) of
+    its window, in row-major order, padded with 0, and how many there are."""
+    rows, cols = shape
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    out = np.zeros((rows * cols, 9), dtype=np.int64)
+    j = 0
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            rr, cc = r + dr, c + dc
+            ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+            out[ok, j] = rr[ok] * cols + cc[ok] + 1
+            j += 1
+    sizes = (out > 0).sum(axis=1)
+    # pack the cells of each window to the left, keeping their row-major order
+    order = np.argsort(out == 0, axis=1, kind="stable")
+    return np.take_along_axis(out, order, axis=1), sizes
+
+
+def clue_clauses(shape: tuple[int, int], which: np.ndarray, counts: np.ndarray, selectors: np.ndarray | None = None) -> list[list[int]]:
+    """Return the clauses of the clues at cells `which` (flat indices) with these counts.
+
+    With selectors (one literal per clue), each clause of a clue also holds the negated
+    selector: the clue is in force exactly when its selector is true. Counts above the window
+    size must be rejected before (they give no clause here).
+    """
+    cells, sizes = window_literals(shape)
+    clauses: list[list[int]] = []
+    which = np.asarray(which, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    w_of = sizes[which]
+    for w in np.unique(w_of):
+        for k in np.unique(counts[w_of == w]):
+            pick = (w_of == w) & (counts == k)
+            lits = cells[which[pick], :w]  # (clues, w)
+            extra = None if selectors is None else -np.asarray(selectors)[pick][:, None, None]
+            at_most, at_least = _templates(int(w), int(k))
+            for template, sign in ((at_most, -1), (at_least, 1)):
+                if template.shape[0] == 0:
+                    continue
+                block = sign * lits[:, template]  # (clues, templates, size)
+                if extra is not None:
+                    block = np.concatenate([block, np.broadcast_to(extra, block.shape[:2] + (1,))], axis=2)
+                clauses.extend(block.reshape(-1, block.shape[2]).tolist())
+    return clauses
+
+
+def _solve_limited(solver, deadline: float | None) -> bool | None:
+    """Solve; None when the deadline passes first."""
+    if deadline is None:
+        return solver.solve()
+    remaining = deadline - time.perf_counter()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.start()
+    try:
+        answer = solver.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+    solver.clear_interrupt()
+    return answer
+
+
+def solve(
+    problem: Problem,
+    *,
+    limit: int = 2,
+    time_limit: float | None = None,
+    given: list[np.ndarray] | tuple[np.ndarray, ...] = (),
+) -> Result:
+    """Find up to `limit` solutions by SAT with blocking clauses and say whether there are others.
+
+    given: solutions already found and checked by another engine; they are blocked from the
+    start and listed first, so the solver only has to prove there is no other one.
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    n = problem.cells
+    stats = {"solves": 0, "clauses": 0}
+    bad = impossible_clues(problem)
+    if bad.size:
+        r, c = (int(v) for v in bad[0])
+        reason = (
+            f"clue {cell_name(r, c)} = {int(problem.clues[r, c])} cannot be met: "
+            f"its window holds only {int(problem.sizes[r, c])} cells"
+        )
+        return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
+    which = np.flatnonzero(problem.known.ravel())
+    clauses = clue_clauses(problem.shape, which, problem.clues.ravel()[which])
+    stats["clauses"] = len(clauses)
+    solutions: list[np.ndarray] = []
+    exhausted = timed_out = False
+    solver = _new_solver()
+    try:
+        solver.append_formula(clauses)
+        if n:
+            solver.add_clause([n, -n])  # every cell is a variable of the solver, even with no clue on it
+
+        def block(field: np.ndarray) -> None:
+            lits = np.arange(1, n + 1)
+            solver.add_clause(np.where(field.ravel(), -lits, lits).tolist())
+
+        for field in given[:limit]:
+            solutions.append(np.asarray(field, dtype=bool))
+            block(solutions[-1])
+        stats["given"] = len(solutions)
+        while len(solutions) < limit:
+            stats["solves"] += 1
+            answer = _solve_limited(solver, deadline)
+            if answer is None:
+                timed_out = True
+                break
+            if not answer:
+                exhausted = True
+                break
+            model = np.array(solver.get_model()[:n]) if n else np.zeros(0, dtype=np.int64)
+            field = (model > 0).reshape(problem.shape)
+            solutions.append(field)
+            if n == 0:
+                exhausted = True  # the empty field is the only one
+                break
+            block(field)
+    finally:
+        solver.delete()
+    verdict = Verdict.of_search(len(solutions), exhausted)
+    reason = None
+    if verdict is Verdict.NONE:
+        reason = "the SAT solver proved the clues unsatisfiable"
+    elif verdict is Verdict.UNDECIDED and timed_out:
+        reason = f"time limit of {time_limit:g} s reached"
+    return Result(verdict, solutions, exhausted, NAME, time.perf_counter() - start, stats, reason)
+
+
+class SecondSolution:
+    """Incremental SAT: remove clues of a field one by one, asking each time whether the field is
+    still the only solution.
+
+    Every clue of the field's full status is encoded once, switched on by a selector. For the
+    question "without clue c, is there a solution other than the field?" the solver assumes the
+    selectors of the clues still undecided, assumes c's off, and requires a cell of c's window to
+    differ from the field. That last clause is enough: while the field is the only solution with
+    c, any other solution without c breaks c, so it differs from the field inside c's window, and
+    the clause prunes the search to there. After the answer, the clue becomes a unit fact: kept
+    (selector true) or gone (selector false), so later questions assume fewer literals, and the
+    clauses the solver learned stay valid.
+    """
+
+    def __init__(self, field: np.ndarray):
+        from ..model import status
+
+        self.field = np.asarray(field, dtype=bool)
+        self.shape = self.field.shape
+        n = self.field.size
+        self._n = n
+        self._solver = _new_solver()
+        everything = np.arange(n)
+        self._solver.append_formula(
+            clue_clauses(self.shape, everything, status(self.field).ravel(), selectors=n + 1 + everything)
+        )
+        self._cells, self._sizes = window_literals(self.shape)
+        self._selectors = n + 1 + everything
+        self._next = 2 * n + 1  # the next fresh variable, for the "differs near c" switches
+        self.undecided = np.ones(n, dtype=bool)
+        self.questions = 0
+
+    def _selector(self, c: int) -> int:
+        return int(self._selectors[c])
+
+    def another_without(self, c: int) -> bool:
+        """With the clues kept so far and the undecided ones, minus c: is there another solution?
+
+        Assumes the field is the only solution with c (true for the whole status of a field
+        whose answer is unique, and kept true by removing only clues for which this says no).
+        """
+        self.questions += 1
+        self.undecided[c] = False
+        switch = self._next
+        self._next += 1
+        window = self._cells[c, : self._sizes[c]]
+        differs = np.where(self.field.ravel()[window - 1], -window, window)
+        self._solver.add_clause([-switch, *differs.tolist()])
+        assumptions = [switch, -self._selector(c), *self._selectors[self.undecided].tolist()]
+        answer = self._solver.solve(assumptions=assumptions)
+        self._solver.add_clause([-switch])
+        return bool(answer)
+
+    def decide(self, c: int, keep: bool) -> None:
+        """Record that clue c stays (keep) or goes for good."""
+        self.undecided[c] = False
+        self._solver.add_clause([self._selector(c) if keep else -self._selector(c)])
+
+    def close(self) -> None:
+        self._solver.delete()
+
+    def __enter__(self) -> "SecondSolution":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
