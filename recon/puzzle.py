@@ -6,7 +6,9 @@ without it is still solved by the asked grade's rules:
 - basic: the two single-clue rules alone ("count 0 empties its window", "count = open cells
   fills them");
 - advanced: the trimming engine (pairwise rules and elimination too);
-- search: uniqueness, proved exactly (a small search, or MILP with a no-good cut).
+- search: uniqueness, proved exactly: with python-sat (the `sat` extra), by one incremental SAT
+  solver that keeps what it learns from removal to removal (recon.engines.sat.SecondSolution);
+  without it, by trimming, a small search, or MILP.
 
 Each check is incremental (recon.incremental): the single-clue closure is updated, not recomputed,
 and only the groups of open cells that a removal touches are trimmed or searched; for basic, 64
@@ -32,9 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .engines import backtrack, milp, trim
+from .engines import backtrack, milp, sat, trim
 from .incremental import ALL, LANES, Closure, basic_closures
-from .model import Problem, cell_name, make_problem, status
+from .model import Problem, cell_name, is_solution, make_problem, status
 from .result import ReconError, Verdict
 
 DIFFICULTIES = ("basic", "advanced", "search")
@@ -43,6 +45,9 @@ USE_KERNELS = kernels.AVAILABLE
 #: Below this many cells the Python basic loop finishes before numba has loaded its compiled code
 #: (about 0.9 s for a fresh process), so basic puzzles that small are made without it.
 BASIC_KERNEL_CELLS = 1000
+#: Decide search-grade removals with one incremental SAT solver when python-sat is installed: the
+#: same decisions (uniqueness is a fact, whoever proves it), 10-20x faster (bench/bench_puzzle.py).
+USE_SAT = sat.AVAILABLE
 
 
 class GenerationFailed(ReconError):
@@ -78,20 +83,24 @@ def is_advanced(problem: Problem) -> bool:
     return trim.solve(problem).verdict is Verdict.UNIQUE
 
 
-def certify(problem: Problem, difficulty: str) -> str | None:
+def certify(problem: Problem, difficulty: str, field: np.ndarray | None = None) -> str | None:
     """Prove the puzzle has one solution by a complete engine; return its name, None if not.
 
     Basic puzzles: backtracking (pure Python, no MILP start-up; its propagation forces a basic
     puzzle without guessing), MILP if it ever needs more than a second. Harder grades need
-    guessing there, so MILP. Both are exact.
+    guessing there, so MILP. Both are exact. With the planted field (checked against the clues
+    here), MILP only has to prove that no other solution exists: one solve instead of two.
     """
+    if field is not None and not is_solution(field, problem):
+        raise ValueError("the field given to certify does not meet the clues")
     if difficulty == "basic":
         result = backtrack.solve(problem, limit=2, time_limit=1.0)
         if result.verdict is Verdict.UNIQUE:
             return "backtrack"
         if result.verdict is not Verdict.UNDECIDED:
             return None
-    return "milp" if is_unique(problem, time_limit=60.0) else None
+    given = [] if field is None else [np.asarray(field, dtype=bool)]
+    return "milp" if milp.solve(problem, limit=2, time_limit=60.0, given=given).verdict is Verdict.UNIQUE else None
 
 
 def is_unique(problem: Problem, time_limit: float = 10.0) -> bool:
@@ -121,6 +130,8 @@ def make_puzzle(
     everything = np.ones(clues.shape, dtype=bool)
     if difficulty == "advanced" and USE_KERNELS:
         solved = kernels.trims_fully(clues, everything)
+    elif difficulty == "search":
+        solved = certify(make_problem(clues, everything), difficulty, field) is not None
     else:
         solved = check(make_problem(clues, everything))
     if not solved:
@@ -129,10 +140,12 @@ def make_puzzle(
         known = _remove_clues(field, rng.permutation(clues.size), difficulty, target)
         minimal = target is None or known.sum() > target
         problem = make_problem(clues, known)
-        if weaker is not None and weaker(problem):
+        if weaker is not None and _solves(weaker, problem):
             continue  # easier than asked: try another order
-        # Certify from scratch, by the engines themselves, not the incremental bookkeeping.
-        certificate = certify(problem, difficulty) if check(problem) else None
+        # Certify from scratch, by the engines themselves, not the incremental bookkeeping. For
+        # search, the grade's own check is uniqueness, which is what certify proves.
+        solved = difficulty == "search" or check(problem)
+        certificate = certify(problem, difficulty, field) if solved else None
         if certificate is None:
             raise GenerationFailed("internal check failed: the puzzle is not proved unique")  # never expected
         return Puzzle(clues, known, field, difficulty, minimal, attempt, time.perf_counter() - start, certificate)
@@ -140,6 +153,13 @@ def make_puzzle(
         f"no {difficulty} puzzle found in {tries} orders of clue removal (every result was easier); "
         "try another seed, size or density"
     )
+
+
+def _solves(check, problem: Problem) -> bool:
+    """Run a grade's check, compiled when numba is there for trimming (the same answer)."""
+    if check is is_advanced and USE_KERNELS:
+        return kernels.trims_fully(problem.clues, problem.known)
+    return check(problem)
 
 
 def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target: int | None) -> np.ndarray:
@@ -155,6 +175,8 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     """
     if difficulty == "basic" and USE_KERNELS and field.size >= BASIC_KERNEL_CELLS:
         return kernels.remove_clues_basic(field, order, target)
+    if difficulty == "search" and USE_SAT:
+        return _remove_clues_sat(field, order, target)
     closure = Closure(field)
     cache: dict = {}
     kept = field.size
@@ -173,6 +195,23 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
             else:
                 closure.restore(c)
     return np.array(closure.active, dtype=bool).reshape(field.shape)
+
+
+def _remove_clues_sat(field: np.ndarray, order: np.ndarray, target: int | None) -> np.ndarray:
+    """The search grade's removal loop, every check asked of one incremental SAT solver."""
+    known = np.ones(field.size, dtype=bool)
+    kept = field.size
+    with sat.SecondSolution(field) as oracle:
+        for c in order:
+            if target is not None and kept <= target:
+                break
+            c = int(c)
+            keep = oracle.another_without(c)
+            oracle.decide(c, keep)
+            if not keep:
+                known[c] = False
+                kept -= 1
+    return known.reshape(field.shape)
 
 
 def _screen(closure: Closure, field: np.ndarray, batch: list[int]) -> list[bool]:

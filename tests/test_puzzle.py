@@ -186,6 +186,7 @@ def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shap
     from recon import puzzle as puzzle_module
     from recon.generate import random_field
 
+    monkeypatch.setattr(puzzle_module, "USE_SAT", False)
     compared = 0
     for seed in range(60):
         if compared == 3:
@@ -202,6 +203,50 @@ def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shap
         assert np.array_equal(compiled, python), (shape, seed)
         compared += 1
     assert compared == 3
+
+
+@pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
+def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
+    """Search generation by the incremental SAT solver keeps exactly the clues the Python path
+    (group-wise exact search and MILP, no numba) keeps: same seed, same puzzle."""
+    from recon import puzzle as puzzle_module
+    from recon.engines import sat
+    from recon.generate import random_field
+
+    if not sat.AVAILABLE:
+        pytest.skip("python-sat is not installed")
+    monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
+    low, high = (5, 35) if min(shape) == 2 else (25, 75)  # 2 x k: dense fields are rarely unique
+    compared = removed = 0
+    for seed in range(200):
+        if compared == 3:
+            break
+        rng = np.random.default_rng(seed)
+        field = random_field(*shape, int(rng.integers(low, high)), rng)
+        if not puzzle_module.is_unique(make_problem(status(field))):
+            continue
+        order = rng.permutation(field.size)
+        monkeypatch.setattr(puzzle_module, "USE_SAT", True)
+        by_sat = puzzle_module._remove_clues(field, order, "search", None)
+        monkeypatch.setattr(puzzle_module, "USE_SAT", False)
+        python = puzzle_module._remove_clues(field, order, "search", None)
+        assert np.array_equal(by_sat, python), (shape, seed)
+        compared += 1
+        removed += int((~by_sat).sum())
+    assert compared == 3 and removed > 0
+
+
+def test_certify_with_the_planted_field_proves_or_refuses(seed_examples):
+    from recon import puzzle as puzzle_module
+
+    puzzle = generate_puzzle(3, 10, 50, np.random.default_rng(4), difficulty="search")
+    problem = make_problem(puzzle.clues, puzzle.known)
+    assert puzzle.certificate == "milp"
+    assert puzzle_module.certify(problem, "search", puzzle.field) == "milp"
+    with pytest.raises(ValueError, match="does not meet the clues"):
+        puzzle_module.certify(problem, "search", ~puzzle.field)
+    clues, solutions = seed_examples["seed-5x5"]  # two solutions: knowing one proves nothing
+    assert puzzle_module.certify(make_problem(clues), "search", solutions[0]) is None
 
 
 def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, seed_examples):
