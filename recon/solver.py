@@ -1,8 +1,13 @@
 """Run the engines, verify every solution they return, and cross-check their answers.
 
-``solve`` is the one entry point. With ``engine="auto"`` it runs the complete engine measured
-fastest for the input (backtracking for a full status, MILP for a partial one; see bench/) and,
-when the input is small enough, the other complete engine and trimming as cross-checks.
+``solve`` is the one entry point. With ``engine="auto"`` it runs the engine measured fastest for
+the input (see bench/) and, up to CROSSCHECK_CELLS cells, others as cross-checks:
+
+- a full status: exact algebra, checked by backtracking, MILP and trimming;
+- a puzzle (partial status): hybrid (trimming, then a search when few cells are left open),
+  checked by MILP. When hybrid leaves it undecided, SAT decides (MILP without python-sat), and
+  the cells trimming fixed are checked against every solution it finds.
+
 ``engine="all"`` runs every engine. Any two answers that contradict each other (including a cell
 that trimming fixed to a value some solution does not have) raise EngineDisagreement: never pick
 one silently.
@@ -30,6 +35,10 @@ CROSSCHECK_FACTOR = 10.0
 #: whole time limit.
 LEAD_SEARCH_SECONDS = 0.05
 LEAD_PER_CELL = 2e-5
+#: ... and searches only when trimming leaves at most this many cells open. On minimal
+#: search-grade puzzles trimming leaves 60-90 % of the cells open and hybrid's search never
+#: finished within 5 s (20x20 and 30x30, bench/bench_solve_puzzles.py); its budget was lost time.
+LEAD_SEARCH_CELLS = 100
 
 ENGINE_CHOICES = ("auto", "all", *ENGINES)
 
@@ -181,18 +190,23 @@ def solve(
         options: dict = {"limit": max_solutions + 1}
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
+            options["search_cells"] = LEAD_SEARCH_CELLS
         elif fallback and lead.verdict is Verdict.UNDECIDED:
-            pass  # MILP decides, with what is left of the time limit
+            # SAT decides, with what is left of the time limit (MILP without python-sat): on
+            # search-grade puzzles its time varies less than MILP's (bench/bench_solve_puzzles.py)
+            if sat.AVAILABLE:
+                name = sat.NAME
         elif fallback and problem.cells > CROSSCHECK_CELLS:
             break  # hybrid decided a puzzle too large for a cross-check
         elif engine == "auto" and i > 0 and name != trim.NAME:
             spent = sum(r.seconds for r in results.values())
             cap = max(CROSSCHECK_MIN_SECONDS, CROSSCHECK_FACTOR * spent)
             budget = cap if budget is None else min(budget, cap)
-        if name == milp.NAME and lead is not None and lead.count_exact and len(lead.solutions) <= max_solutions:
+        told = name in (milp.NAME, sat.NAME) and lead is not None
+        if told and lead.count_exact and len(lead.solutions) <= max_solutions:
             # the lead listed every solution: MILP checks that there is no other
             options["given"] = lead.solutions
-        elif name == milp.NAME and lead is not None and lead.verdict is Verdict.MULTIPLE and not lead.count_exact:
+        elif told and lead.verdict is Verdict.MULTIPLE and not lead.count_exact:
             # the lead found more solutions than are shown: MILP confirms, on its own, that the
             # first is not the only one (one solve for a second solution, not one per solution)
             options.update(limit=2, given=lead.solutions[:1])

@@ -172,14 +172,27 @@ def _undecided_lead(found):
     return engine
 
 
+def _decider(monkeypatch, use_sat):
+    """Say which engine decides after an undecided lead, and make it so."""
+    from recon.engines import sat
+
+    if use_sat and not sat.AVAILABLE:
+        pytest.skip("python-sat is not installed")
+    monkeypatch.setattr(sat, "AVAILABLE", use_sat)
+    return "sat" if use_sat else "milp"
+
+
+@pytest.mark.parametrize("use_sat", [True, False])
 @pytest.mark.parametrize("shape", [(2, 9), (9, 2), (5, 6)])
-def test_milp_decides_when_the_leads_search_runs_out(monkeypatch, shape):
+def test_a_complete_engine_decides_when_the_leads_search_runs_out(monkeypatch, shape, use_sat):
+    decider = _decider(monkeypatch, use_sat)
     field = random_field(*shape, 50, np.random.default_rng(sum(shape)))
     known = np.random.default_rng(1).random(shape) < 0.7
     expected = ENGINES["backtrack"](make_problem(status(field), known), limit=3)
     monkeypatch.setitem(ENGINES, "hybrid", _undecided_lead([field]))
     result = solve(status(field), known)
     assert result.verdict is expected.verdict and result.verdict is not Verdict.UNDECIDED
+    assert list(result.engines) == ["hybrid", decider]
     assert result.engines["hybrid"].verdict is Verdict.UNDECIDED
     problem = make_problem(status(field), known)
     assert result.solutions and all(is_solution(f, problem) for f in result.solutions)
@@ -187,7 +200,9 @@ def test_milp_decides_when_the_leads_search_runs_out(monkeypatch, shape):
         assert np.array_equal(result.solutions[0], expected.solutions[0])
 
 
-def test_large_puzzle_runs_milp_only_when_hybrid_is_undecided(monkeypatch):
+@pytest.mark.parametrize("use_sat", [True, False])
+def test_large_puzzle_runs_a_second_engine_only_when_hybrid_is_undecided(monkeypatch, use_sat):
+    decider = _decider(monkeypatch, use_sat)
     monkeypatch.setattr(solving, "CROSSCHECK_CELLS", 10)
     field = random_field(4, 7, 40, np.random.default_rng(3))
     known = np.ones((4, 7), dtype=bool)
@@ -196,7 +211,28 @@ def test_large_puzzle_runs_milp_only_when_hybrid_is_undecided(monkeypatch):
     assert set(decided.engines) == {"hybrid"} and decided.verdict is not Verdict.UNDECIDED
     monkeypatch.setitem(ENGINES, "hybrid", _undecided_lead([]))
     fallback = solve(status(field), known)
-    assert set(fallback.engines) == {"hybrid", "milp"} and fallback.verdict is decided.verdict
+    assert set(fallback.engines) == {"hybrid", decider} and fallback.verdict is decided.verdict
+
+
+@pytest.mark.parametrize("shape", [(2, 40), (40, 2), (12, 12)])
+def test_hybrid_does_not_search_a_large_open_region_under_auto(monkeypatch, shape):
+    """With more open cells than LEAD_SEARCH_CELLS left by trimming, hybrid stops at once with
+    its grade; the decider's verdict equals backtracking's, and trimming's cells are checked."""
+    from recon.engines import hybrid
+
+    field = random_field(*shape, 50, np.random.default_rng(5))
+    known = np.random.default_rng(6).random(shape) < 0.3
+    problem = make_problem(status(field), known)
+    open_cells = problem.cells - sum(v != -1 for v in hybrid.deduce(problem)[0].value)
+    assert open_cells > 0
+    stopped = hybrid.solve(problem, limit=3, search_cells=open_cells - 1)
+    assert stopped.verdict is Verdict.UNDECIDED and stopped.grade == "search"
+    assert f"{open_cells} of {problem.cells} cells open" in stopped.reason
+    monkeypatch.setattr(solving, "LEAD_SEARCH_CELLS", open_cells - 1)
+    result = solve(status(field), known)
+    expected = ENGINES["backtrack"](problem, limit=3)
+    assert result.verdict is expected.verdict
+    assert result.engines["hybrid"].verdict is Verdict.UNDECIDED and len(result.engines) == 2
 
 
 def test_hybrid_search_budget_gives_undecided_not_a_guess():

@@ -66,12 +66,18 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
 
 
 def solve(
-    problem: Problem, *, limit: int = 2, time_limit: float | None = None, search_seconds: float | None = None
+    problem: Problem,
+    *,
+    limit: int = 2,
+    time_limit: float | None = None,
+    search_seconds: float | None = None,
+    search_cells: int | None = None,
 ) -> Result:
     """Deduce, then search from the deduced state; list up to `limit` solutions and say if there are others.
 
-    search_seconds bounds the search alone (the deductions are polynomial, the search is not):
-    `solve(engine="auto")` gives it a short budget and lets MILP decide when it runs out.
+    search_seconds bounds the search alone (the deductions are polynomial, the search is not), and
+    with more than search_cells cells left open there is no search at all: `solve(engine="auto")`
+    sets both and lets SAT or MILP decide what the deductions leave.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
@@ -82,6 +88,10 @@ def solve(
     if search is None:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
+    left = problem.cells - stats["deduced"]
+    if search_cells is not None and left > search_cells:
+        reason = f"trimming stalls with {left} of {problem.cells} cells open, too many to search here"
+        return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     if search_seconds is not None:
         end = time.perf_counter() + search_seconds
         deadline = end if deadline is None else min(deadline, end)
