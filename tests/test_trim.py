@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from conftest import keys, load_fillapix
 from recon import Verdict, make_problem, parse_status, random_field, solve, status
+from recon.model import equations as equations_of
 from recon.engines import ENGINES, trim
 from recon.engines.trim import Contradiction, Equation, Trimmer, _bound, _eliminate
 
@@ -122,6 +123,52 @@ def test_eliminate_is_exact_integer_arithmetic():
     assert all(isinstance(v, int) for coefs, rhs, _ in reduced for v in [*coefs.values(), rhs])
     solved = {next(iter(c)): rhs // c[next(iter(c))] for c, rhs, _ in reduced if len(c) == 1}
     assert solved == {0: 1, 1: 0, 2: 1}
+
+
+def _rref(rows, cells):
+    """Reference: Gauss-Jordan over fractions, rows scaled to coprime integers, leading positive."""
+    from fractions import Fraction
+    from math import gcd, lcm
+
+    m = [[Fraction(coefs.get(c, 0)) for c in cells] + [Fraction(rhs)] for coefs, rhs, _ in rows]
+    out, r = [], 0
+    for j in range(len(cells)):
+        pick = next((i for i in range(r, len(m)) if m[i][j] != 0), None)
+        if pick is None:
+            continue
+        m[r], m[pick] = m[pick], m[r]
+        m[r] = [v / m[r][j] for v in m[r]]
+        for i in range(len(m)):
+            if i != r and m[i][j] != 0:
+                m[i] = [a - m[i][j] * b for a, b in zip(m[i], m[r])]
+        r += 1
+    for row in m[:r]:
+        scale = lcm(*(v.denominator for v in row))
+        ints = [int(v * scale) for v in row]
+        g = gcd(*ints)
+        out.append(({c: v // g for c, v in zip(cells, ints[:-1]) if v}, ints[-1] // g))
+    return out
+
+
+@pytest.mark.parametrize("shape", [(1, 8), (8, 1), (2, 7), (5, 4), (6, 6)])
+def test_eliminate_gives_the_reduced_row_echelon_form_and_honest_sources(shape):
+    """The rows equal a reference RREF over fractions (sorted by pivot), and each row is a
+    combination of the clues it names (adding it to them does not raise their rank)."""
+    rng = np.random.default_rng(sum(shape))
+    for _ in range(5):
+        field = rng.random(shape) < 0.5
+        known = rng.random(shape) < 0.6
+        problem = make_problem(status(field), known)
+        rows = [({r * shape[1] + c: 1 for r, c in cells}, count, {f"{at}"}) for at, cells, count in equations_of(problem)]
+        reduced = _eliminate(rows)
+        cells = sorted({c for coefs, _, _ in rows for c in coefs})
+        assert sorted(((coefs, rhs) for coefs, rhs, _ in reduced), key=lambda row: min(row[0], default=-1)) == _rref(rows, cells)
+        by_name = {next(iter(src)): (coefs, rhs) for coefs, rhs, src in rows}
+        for coefs, rhs, src in reduced:
+            base = [by_name[name] for name in src]
+            matrix = np.array([[q.get(c, 0) for c in cells] + [b] for q, b in base], dtype=float)
+            extended = np.vstack([matrix, [[coefs.get(c, 0) for c in cells] + [rhs]]])
+            assert np.linalg.matrix_rank(extended) == np.linalg.matrix_rank(matrix)
 
 
 def test_elimination_fires_where_pairwise_rules_stall():
