@@ -5,13 +5,14 @@
 Sets:
 - published: hakank's three and the IST examples e0-e7 (tests/data), and the LEGUP Fillapix files
   in ../shared/data/legup/fillapix read by the importer (not copied: their licence);
-- generated: puzzles from recon's generator at P = 50 % (basic up to 50x50, advanced and search smaller:
-  generating those takes longer),
+- generated: puzzles from recon's generator at P = 50 % (basic up to 50x50, advanced and search
+  up to 30x30: generating those takes longer),
   and an ambiguous variant of each (its first 3 clues dropped).
 
-Per group: median seconds of `solve(engine="auto")` (the hybrid engine leads, MILP checks it),
-of hybrid alone and backtracking alone (each limited by --backtrack-limit, 2 s) and MILP alone, all in this run, with the
-verdicts and the grades hybrid reports.
+Per group: median seconds of `solve(engine="auto")` (the hybrid engine leads, MILP checks it;
+SAT decides when hybrid leaves too many cells open), of hybrid alone and backtracking alone (each
+limited by --backtrack-limit, 2 s), MILP alone and SAT alone (if python-sat is installed), all in
+this run, with the verdicts and the grades hybrid reports.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import load_fillapix  # noqa: E402
 
 from recon import make_problem, solve  # noqa: E402
-from recon.engines import backtrack, hybrid, milp  # noqa: E402
+from recon.engines import backtrack, hybrid, milp, sat  # noqa: E402
 from recon.puzzle import GenerationFailed, generate_puzzle  # noqa: E402
 from recon.puzzles import read_any_status  # noqa: E402
 
@@ -45,7 +46,7 @@ def timed(fn):
 
 
 def measure(problems, repeats, backtrack_limit):
-    rows = {"auto": [], "hybrid": [], "milp": [], "backtrack": []}
+    rows = {"auto": [], "hybrid": [], "milp": [], "sat": [], "backtrack": []}
     verdicts, grades = Counter(), Counter()
     for problem in problems:
         for _ in range(repeats):
@@ -56,6 +57,7 @@ def measure(problems, repeats, backtrack_limit):
         rows["hybrid"].append(seconds if lead.verdict.value != "undecided" else float("inf"))
         grades[lead.grade or "-"] += 1
         rows["milp"].append(timed(lambda: milp.solve(problem, limit=3))[0])
+        rows["sat"].append(timed(lambda: sat.solve(problem, limit=3))[0] if sat.AVAILABLE else float("nan"))
         seconds, bt = timed(lambda: backtrack.solve(problem, limit=3, time_limit=backtrack_limit))
         rows["backtrack"].append(seconds if bt.verdict.value != "undecided" else float("inf"))
     return {k: statistics.median(v) for k, v in rows.items()}, verdicts, grades
@@ -68,7 +70,7 @@ def show(name, size, problems, repeats, backtrack_limit):
 
     ratio = "-" if med["hybrid"] == float("inf") else f"{med['milp'] / med['hybrid']:.0f}x"
     print(
-        f"| {name} | {size} | {len(problems)} | {med['auto']:.4f} | {cell('hybrid')} | {med['milp']:.4f} | {cell('backtrack')} "
+        f"| {name} | {size} | {len(problems)} | {med['auto']:.4f} | {cell('hybrid')} | {med['milp']:.4f} | {med['sat']:.4f} | {cell('backtrack')} "
         f"| {ratio} | {dict(verdicts)} | {dict(grades)} |",
         flush=True,
     )
@@ -79,12 +81,12 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 20, 30, 40, 50])
-    parser.add_argument("--hard-sizes", type=int, nargs="+", default=[10, 20])
+    parser.add_argument("--hard-sizes", type=int, nargs="+", default=[10, 20, 30])
     parser.add_argument("--backtrack-limit", type=float, default=2.0,
                         help="seconds for backtracking alone (it is the slow engine on sparse puzzles)")
     args = parser.parse_args(argv)
-    print("| set | size | puzzles | auto s | hybrid s | milp s | backtrack s | milp / hybrid | verdicts | grades |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| set | size | puzzles | auto s | hybrid s | milp s | sat s | backtrack s | milp / hybrid | verdicts | grades |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     published = [make_problem(clues, known) for clues, known, _, _ in load_fillapix().values()]
     show("hakank + IST", "5x5-20x20", published, args.repeats, args.backtrack_limit)
     if LEGUP.is_dir():
