@@ -3,24 +3,25 @@
 Needs python-sat (``pip install 'recon[sat]'``); without it, asking for this engine raises
 `Unavailable` and everything else works as before.
 
-Encoding (direct, no helper variables): a clue "w cells hold k mines" is
+Clause learning is what makes SAT fast where backtracking is slow: a conflict teaches the solver
+a clause that prunes every later branch like it. Two uses:
 
-- at most k: every k+1 of the w cells hold at least one empty cell, ``C(w, k+1)`` clauses;
-- at least k: every w-k+1 of them hold at least one mine, ``C(w, w-k+1)`` clauses.
-
-A window has at most 9 cells, so a clue gives at most 210 clauses, and unit propagation on them
-is exactly the single-clue rules. Clause learning is what makes SAT fast where backtracking is
-slow: a conflict teaches the solver a clause that prunes every later branch like it.
-
-Two uses:
-
-- `solve`: an engine like the others. Each solution found gets a blocking clause, and the next
-  solve looks for another one; "unsatisfiable" proves there is none.
-- `SecondSolution`: for puzzle generation. One solver holds every clue of a field, each switched
+- `solve`: an engine like the others, on Minicard (MiniSat with native cardinality constraints):
+  a clue "w cells hold k mines" is two constraints, at most k of the cells and at most w-k of
+  their negations. Each solution found gets a blocking clause, and the next solve looks for
+  another one; "unsatisfiable" proves there is none.
+- `SecondSolution`: for puzzle generation, on Glucose 4 with plain clauses (`clue_clauses`, the
+  direct encoding: at most k is "every k+1 of the w cells hold an empty one", C(w, k+1) clauses,
+  at least k is "every w-k+1 hold a mine"; at most 210 clauses a clue, and unit propagation on
+  them is exactly the single-clue rules). One solver holds every clue of a field, each switched
   on by a selector variable, and answers, clue after clue, "without this clue, is there a
   solution other than the field?" Clues already decided become unit facts, and the solver keeps
-  what it learned between questions. That is the incremental check recon.puzzle uses for the
-  search grade.
+  what it learned between questions.
+
+Solvers chosen by measurement on generated 20x20 to 40x40 search puzzles (issue 5 note): for one
+puzzle, Minicard took 0.02-0.08 s where Glucose on the direct clauses took 0.04-0.10 s (most of it
+building 60,000 clauses in Python); for generation, Glucose took half Minicard's time at 40x40
+(the selectors need helper variables with cardinality constraints).
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ from ..model import Problem, cell_name, impossible_clues
 from ..result import ReconError, Result, Verdict
 
 NAME = "sat"
-#: The CDCL solver of python-sat that is used. Glucose 4 was the fastest of minisat22, glucose4
-#: and cadical153 on generated 20x20 to 60x60 search puzzles (bench/bench_puzzle.py, issue 5 note).
-SOLVER = "glucose4"
-SOLVER_OPTIONS: dict = {}
+#: python-sat's solver for `solve` (native cardinality constraints).
+SOLVER = "minicard"
+#: ... and for `SecondSolution`: Glucose 4 was the fastest of minisat22, glucose4 and cadical153
+#: (40x40: 4.4-5.0 s, 6.0 s in its incremental mode, 4.4-8 s for the others).
+ORACLE_SOLVER = "glucose4"
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
 #: Is python-sat installed? (Looked up, not imported: the import costs 20 ms of every command.)
@@ -51,12 +53,12 @@ class Unavailable(ReconError):
     """The sat engine was asked for, but python-sat is not installed."""
 
 
-def _new_solver():
+def _new_solver(name: str):
     if not AVAILABLE:
         raise Unavailable(INSTALL_HINT)
     from pysat.solvers import Solver
 
-    return Solver(name=SOLVER, **SOLVER_OPTIONS)
+    return Solver(name=name)
 
 
 @lru_cache(maxsize=None)
@@ -148,7 +150,7 @@ def solve(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     n = problem.cells
-    stats = {"solves": 0, "clauses": 0}
+    stats = {"solves": 0, "constraints": 0}
     bad = impossible_clues(problem)
     if bad.size:
         r, c = (int(v) for v in bad[0])
@@ -157,14 +159,18 @@ def solve(
             f"its window holds only {int(problem.sizes[r, c])} cells"
         )
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
-    which = np.flatnonzero(problem.known.ravel())
-    clauses = clue_clauses(problem.shape, which, problem.clues.ravel()[which])
-    stats["clauses"] = len(clauses)
     solutions: list[np.ndarray] = []
     exhausted = timed_out = False
-    solver = _new_solver()
+    solver = _new_solver(SOLVER)
     try:
-        solver.append_formula(clauses)
+        cells, sizes = window_literals(problem.shape)
+        for c in np.flatnonzero(problem.known.ravel()):
+            lits, k = cells[c, : sizes[c]].tolist(), int(problem.clues.flat[c])
+            if k < len(lits):
+                solver.add_atmost(lits, k)
+            if k > 0:
+                solver.add_atmost([-x for x in lits], len(lits) - k)
+            stats["constraints"] += (k < len(lits)) + (k > 0)
         if n:
             solver.add_clause([n, -n])  # every cell is a variable of the solver, even with no clue on it
 
@@ -224,7 +230,7 @@ class SecondSolution:
         self.shape = self.field.shape
         n = self.field.size
         self._n = n
-        self._solver = _new_solver()
+        self._solver = _new_solver(ORACLE_SOLVER)
         everything = np.arange(n)
         self._solver.append_formula(
             clue_clauses(self.shape, everything, status(self.field).ravel(), selectors=n + 1 + everything)
