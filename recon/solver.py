@@ -4,9 +4,9 @@
 the input (see bench/) and, up to CROSSCHECK_CELLS cells, others as cross-checks:
 
 - a full status: exact algebra, checked by backtracking, MILP and trimming;
-- a puzzle (partial status): hybrid (trimming, then a search when few cells are left open),
-  checked by MILP. When hybrid leaves it undecided, SAT decides (MILP without python-sat), and
-  the cells trimming fixed are checked against every solution it finds.
+- a puzzle (partial status): hybrid (trimming, which grades it, then a search from the trimmed
+  state), checked by SAT (MILP without python-sat). When hybrid leaves it undecided, the checker
+  decides, and the cells trimming fixed are checked against every solution it finds.
 
 ``engine="all"`` runs every engine. Any two answers that contradict each other (including a cell
 that trimming fixed to a value some solution does not have) raise EngineDisagreement: never pick
@@ -29,16 +29,28 @@ CROSSCHECK_CELLS = 10_000
 CROSSCHECK_MIN_SECONDS = 2.0
 #: ... or this many times what the first engine took, whichever is more.
 CROSSCHECK_FACTOR = 10.0
-#: Under engine="auto", hybrid's search (after its deductions, which are polynomial) gets at
-#: most this many seconds plus LEAD_PER_CELL per cell: on some search-grade puzzles it is
-#: exponential (minutes at 20x20, where MILP takes 0.05-0.16 s). Past it, MILP decides, with the
-#: whole time limit.
+#: Under engine="auto" without python-sat, hybrid's search (after its deductions, which are
+#: polynomial) gets at most this many seconds plus LEAD_PER_CELL per cell: on some search-grade
+#: puzzles it is exponential (minutes at 20x20, where MILP takes 0.05-0.16 s). Past it, MILP
+#: decides, with the whole time limit.
 LEAD_SEARCH_SECONDS = 0.05
 LEAD_PER_CELL = 2e-5
 #: ... and searches only when trimming leaves at most this many cells open. On minimal
 #: search-grade puzzles trimming leaves 60-90 % of the cells open and hybrid's search never
 #: finished within 5 s (20x20 and 30x30, bench/bench_solve_puzzles.py); its budget was lost time.
+#: With python-sat, hybrid does not search when trimming stalls: SAT decides those puzzles in
+#: 0.002-0.05 s up to 30x30, where hybrid's search took 0.07 s at 10x10.
 LEAD_SEARCH_CELLS = 100
+
+
+def checker() -> str:
+    """The complete engine that checks hybrid on puzzles, and decides when hybrid does not.
+
+    SAT when python-sat is installed: it was the fastest complete engine on every group of
+    bench/bench_solve_puzzles.py (published puzzles, generated basic to 50x50, advanced and
+    search to 30x30, unique and ambiguous), 3-20x faster than MILP in the same run. MILP otherwise.
+    """
+    return sat.NAME if sat.AVAILABLE else milp.NAME
 
 ENGINE_CHOICES = ("auto", "all", *ENGINES)
 
@@ -59,10 +71,10 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
             # exact algebra is the fastest (bench/bench_algebra.py); search and MILP check it
             names = [algebra.NAME, backtrack.NAME, milp.NAME, trim.NAME]
         else:
-            # deduction, then search from the deduced state, is the fastest on puzzles
-            # (bench/bench_partial.py); MILP checks it, told the lead's solutions so that it
-            # only has to prove there are no others
-            names = [hybrid.NAME, milp.NAME]
+            # deduction, then search from the deduced state, grades the puzzle and is the
+            # fastest of recon's own engines on puzzles (bench/bench_partial.py); SAT or MILP
+            # checks it, told the lead's solutions so that it only has to prove there are no others
+            names = [hybrid.NAME, checker()]
         return names if problem.cells <= CROSSCHECK_CELLS else names[:1]
     else:
         raise ValueError(f"engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
@@ -181,8 +193,8 @@ def solve(
     start = time.perf_counter()
     results: dict[str, Result] = {}
     fallback = engine == "auto" and names[0] == hybrid.NAME
-    if fallback and milp.NAME not in names:
-        names.append(milp.NAME)  # large puzzle: MILP runs only if hybrid does not decide
+    if fallback and len(names) == 1:
+        names.append(checker())  # large puzzle: the checker runs only if hybrid does not decide
     for i, name in enumerate(names):
         budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
         lead = results.get(names[0])
@@ -190,12 +202,9 @@ def solve(
         options: dict = {"limit": max_solutions + 1}
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
-            options["search_cells"] = LEAD_SEARCH_CELLS
+            options["search_cells"] = 0 if names[1] == sat.NAME else LEAD_SEARCH_CELLS
         elif fallback and lead.verdict is Verdict.UNDECIDED:
-            # SAT decides, with what is left of the time limit (MILP without python-sat): on
-            # search-grade puzzles its time varies less than MILP's (bench/bench_solve_puzzles.py)
-            if sat.AVAILABLE:
-                name = sat.NAME
+            pass  # the checker decides, with what is left of the time limit
         elif fallback and problem.cells > CROSSCHECK_CELLS:
             break  # hybrid decided a puzzle too large for a cross-check
         elif engine == "auto" and i > 0 and name != trim.NAME:
@@ -204,10 +213,10 @@ def solve(
             budget = cap if budget is None else min(budget, cap)
         told = name in (milp.NAME, sat.NAME) and lead is not None
         if told and lead.count_exact and len(lead.solutions) <= max_solutions:
-            # the lead listed every solution: MILP checks that there is no other
+            # the lead listed every solution: the checker proves that there is no other
             options["given"] = lead.solutions
         elif told and lead.verdict is Verdict.MULTIPLE and not lead.count_exact:
-            # the lead found more solutions than are shown: MILP confirms, on its own, that the
+            # the lead found more solutions than are shown: the checker confirms, on its own, that the
             # first is not the only one (one solve for a second solution, not one per solution)
             options.update(limit=2, given=lead.solutions[:1])
         result = ENGINES[name](problem, time_limit=budget, **options)

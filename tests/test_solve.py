@@ -8,6 +8,7 @@ import pytest
 from recon import EngineDisagreement, EngineError, Result, Verdict, is_solution, make_problem, random_field, solve, status
 from recon.engines import ENGINES, MISSING
 import recon.solver as solving
+from conftest import keys
 
 
 def test_plan_auto_full_small_runs_every_engine_with_algebra_first():
@@ -15,9 +16,21 @@ def test_plan_auto_full_small_runs_every_engine_with_algebra_first():
     assert solving.plan(problem, "auto") == ["algebra", "backtrack", "milp", "trim"]
 
 
-def test_plan_auto_partial_runs_hybrid_first_and_milp_checks_it():
+def _decider(monkeypatch, use_sat):
+    """Say which engine decides after an undecided lead, and make it so."""
+    from recon.engines import sat
+
+    if use_sat and not sat.AVAILABLE:
+        pytest.skip("python-sat is not installed")
+    monkeypatch.setattr(sat, "AVAILABLE", use_sat)
+    return "sat" if use_sat else "milp"
+
+
+@pytest.mark.parametrize("use_sat", [True, False])
+def test_plan_auto_partial_runs_hybrid_first_and_sat_or_milp_checks_it(monkeypatch, use_sat):
+    decider = _decider(monkeypatch, use_sat)
     problem = make_problem(np.zeros((4, 5), np.uint8), np.eye(4, 5, dtype=bool))
-    assert solving.plan(problem, "auto") == ["hybrid", "milp"]
+    assert solving.plan(problem, "auto") == ["hybrid", decider]
 
 
 def test_plan_auto_large_runs_one_engine(monkeypatch):
@@ -132,9 +145,10 @@ def test_solve_accepts_a_problem_and_a_non_square_field():
     assert any(np.array_equal(s, field) for s in result.solutions)
 
 
-def test_milp_confirms_a_many_solution_puzzle_with_one_solve():
+def test_milp_confirms_a_many_solution_puzzle_with_one_solve(monkeypatch):
     """When the lead finds more solutions than are shown, MILP gets the first and must find a
     second on its own: one solve, and the combined answer is still not unique nor exact."""
+    _decider(monkeypatch, False)
     field = random_field(2, 9, 50, np.random.default_rng(5))
     known = np.zeros((2, 9), dtype=bool)
     known[:, ::4] = True  # few clues: many solutions
@@ -143,6 +157,21 @@ def test_milp_confirms_a_many_solution_puzzle_with_one_solve():
     check = result.engines["milp"]
     assert check.stats["given"] == 1 and check.stats["solves"] == 1 and len(check.solutions) == 2
     assert not np.array_equal(check.solutions[0], check.solutions[1])
+
+
+def test_with_sat_hybrid_leaves_a_stalled_puzzle_to_sat_at_once(monkeypatch):
+    """With python-sat, hybrid does not search when trimming stalls: SAT lists the solutions,
+    and every cell trimming fixed is checked against them."""
+    _decider(monkeypatch, True)
+    field = random_field(2, 9, 50, np.random.default_rng(5))
+    known = np.zeros((2, 9), dtype=bool)
+    known[:, ::4] = True  # few clues: many solutions
+    result = solve(status(field), known, max_solutions=2)
+    assert list(result.engines) == ["hybrid", "sat"]
+    lead, check = result.engines["hybrid"], result.engines["sat"]
+    assert lead.verdict is Verdict.UNDECIDED and lead.stats["nodes"] == 0 and lead.grade == "search"
+    assert result.verdict is Verdict.MULTIPLE and not result.count_exact
+    assert check.stats["given"] == 0 and len(keys(check.solutions)) == 3
 
 
 def test_a_lead_that_invents_several_solutions_is_caught_by_milp(monkeypatch):
@@ -172,16 +201,6 @@ def _undecided_lead(found):
     return engine
 
 
-def _decider(monkeypatch, use_sat):
-    """Say which engine decides after an undecided lead, and make it so."""
-    from recon.engines import sat
-
-    if use_sat and not sat.AVAILABLE:
-        pytest.skip("python-sat is not installed")
-    monkeypatch.setattr(sat, "AVAILABLE", use_sat)
-    return "sat" if use_sat else "milp"
-
-
 @pytest.mark.parametrize("use_sat", [True, False])
 @pytest.mark.parametrize("shape", [(2, 9), (9, 2), (5, 6)])
 def test_a_complete_engine_decides_when_the_leads_search_runs_out(monkeypatch, shape, use_sat):
@@ -206,7 +225,8 @@ def test_large_puzzle_runs_a_second_engine_only_when_hybrid_is_undecided(monkeyp
     monkeypatch.setattr(solving, "CROSSCHECK_CELLS", 10)
     field = random_field(4, 7, 40, np.random.default_rng(3))
     known = np.ones((4, 7), dtype=bool)
-    known[0, :3] = False
+    known[0, :2] = False
+    assert ENGINES["trim"](make_problem(status(field), known)).verdict is Verdict.UNIQUE  # hybrid decides
     decided = solve(status(field), known)
     assert set(decided.engines) == {"hybrid"} and decided.verdict is not Verdict.UNDECIDED
     monkeypatch.setitem(ENGINES, "hybrid", _undecided_lead([]))
