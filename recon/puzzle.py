@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .engines import backtrack, milp, sat, trim
+from .engines import algebra, backtrack, milp, sat, trim
 from .incremental import ALL, LANES, Closure, basic_closures
 from .model import Problem, cell_name, is_solution, make_problem, status
 from .result import ReconError, Verdict
@@ -45,6 +45,9 @@ USE_KERNELS = kernels.AVAILABLE
 #: Below this many cells the Python basic loop finishes before numba has loaded its compiled code
 #: (about 0.9 s for a fresh process), so basic puzzles that small are made without it.
 BASIC_KERNEL_CELLS = 1000
+#: The one trimming check of a search-grade puzzle (is it too easy?) runs compiled from this many
+#: cells: below, Python trimming takes at most about 0.1 s, less than numba's 0.9 s load.
+TRIM_KERNEL_CELLS = 1000
 #: Decide search-grade removals with one incremental SAT solver when python-sat is installed: the
 #: same decisions (uniqueness is a fact, whoever proves it), 10-20x faster (bench/bench_puzzle.py).
 USE_SAT = sat.AVAILABLE
@@ -131,7 +134,8 @@ def make_puzzle(
     if difficulty == "advanced" and USE_KERNELS:
         solved = kernels.trims_fully(clues, everything)
     elif difficulty == "search":
-        solved = certify(make_problem(clues, everything), difficulty, field) is not None
+        # a full status: exact algebra counts its solutions in O(cells)
+        solved = algebra.solve(make_problem(clues, everything), limit=2).verdict is Verdict.UNIQUE
     else:
         solved = check(make_problem(clues, everything))
     if not solved:
@@ -156,8 +160,9 @@ def make_puzzle(
 
 
 def _solves(check, problem: Problem) -> bool:
-    """Run a grade's check, compiled when numba is there for trimming (the same answer)."""
-    if check is is_advanced and USE_KERNELS:
+    """Run a grade's check; trimming compiled when numba is there (the same answer) and the
+    puzzle is large enough to pay for loading numba's code (TRIM_KERNEL_CELLS)."""
+    if check is is_advanced and USE_KERNELS and problem.cells >= TRIM_KERNEL_CELLS:
         return kernels.trims_fully(problem.clues, problem.known)
     return check(problem)
 

@@ -83,6 +83,20 @@ def test_sat_out_of_time_is_undecided_never_a_guess():
     assert "time limit" in result.reason
 
 
+@needs_sat
+def test_sat_interrupted_mid_search_is_undecided_or_right():
+    """A real interrupt (the solver is stopped by a timer while it works): undecided with the
+    reason, or, on a machine fast enough to finish, the verdict of the unlimited run."""
+    field = random_field(90, 70, 50, np.random.default_rng(1))
+    known = np.random.default_rng(2).random(field.shape) < 0.35
+    problem = make_problem(status(field), known)
+    limited = sat.solve(problem, limit=3, time_limit=0.01)
+    if limited.verdict is Verdict.UNDECIDED:
+        assert "time limit" in limited.reason and not limited.count_exact
+    else:
+        assert limited.verdict is sat.solve(problem, limit=3).verdict
+
+
 def test_without_python_sat_the_engine_says_how_to_install_it(monkeypatch, tmp_path):
     monkeypatch.setattr(sat, "AVAILABLE", False)
     problem = make_problem(np.array([[1, 1]]))
