@@ -80,23 +80,27 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 20, 30, 40, 50])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10, 20, 30, 40, 50], help="sizes of the basic puzzles")
     parser.add_argument("--hard-sizes", type=int, nargs="+", default=[10, 20, 30])
+    parser.add_argument("--hard", choices=["advanced", "search"], nargs="+", default=["advanced", "search"],
+                        help="the grades generated at --hard-sizes")
+    parser.add_argument("--no-published", action="store_true", help="skip the published puzzles")
     parser.add_argument("--backtrack-limit", type=float, default=2.0,
                         help="seconds for backtracking alone (it is the slow engine on sparse puzzles)")
     args = parser.parse_args(argv)
     print("| set | size | puzzles | auto s | hybrid s | milp s | sat s | backtrack s | milp / hybrid | verdicts | grades |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     published = [make_problem(clues, known) for clues, known, _, _ in load_fillapix().values()]
-    show("hakank + IST", "5x5-20x20", published, args.repeats, args.backtrack_limit)
-    if LEGUP.is_dir():
+    if not args.no_published:
+        show("hakank + IST", "5x5-20x20", published, args.repeats, args.backtrack_limit)
+    if LEGUP.is_dir() and not args.no_published:
         legup = []
         for path in sorted(LEGUP.glob("*.xml")):
             clues, known, _ = read_any_status(path.read_bytes(), str(path))
             legup.append(make_problem(clues, known))
         show("LEGUP (importer)", "10x10-20x20", legup, args.repeats, args.backtrack_limit)
-    plan = [(n, "basic", 50) for n in args.sizes]
-    plan += [(n, d, 50) for d in ("advanced", "search") for n in args.hard_sizes]
+    plan = [(n, "basic", 50) for n in args.sizes or []]
+    plan += [(n, d, 50) for d in args.hard for n in args.hard_sizes]
     for n, difficulty, p in plan:
         puzzles, ambiguous = [], []
         for seed in range(args.seeds):

@@ -1,4 +1,4 @@
-"""SAT: the clues as clauses over one boolean per cell, decided by a CDCL solver (optional).
+"""SAT: the clues as cardinality constraints or clauses over one boolean per cell, decided by a CDCL solver (optional).
 
 Needs python-sat (``pip install 'recon[sat]'``); without it, asking for this engine raises
 `Unavailable` and everything else works as before.
@@ -6,7 +6,7 @@ Needs python-sat (``pip install 'recon[sat]'``); without it, asking for this eng
 Clause learning is what makes SAT fast where backtracking is slow: a conflict teaches the solver
 a clause that prunes every later branch like it. Two uses:
 
-- `solve`: an engine like the others, on Minicard (MiniSat with native cardinality constraints):
+- `solve`: an engine like the others, on Gluecard 4 (Glucose with native cardinality constraints):
   a clue "w cells hold k mines" is two constraints, at most k of the cells and at most w-k of
   their negations. Each solution found gets a blocking clause, and the next solve looks for
   another one; "unsatisfiable" proves there is none.
@@ -18,10 +18,11 @@ a clause that prunes every later branch like it. Two uses:
   solution other than the field?" Clues already decided become unit facts, and the solver keeps
   what it learned between questions.
 
-Solvers chosen by measurement on generated 20x20 to 40x40 search puzzles (issue 5 note): for one
-puzzle, Minicard took 0.02-0.08 s where Glucose on the direct clauses took 0.04-0.10 s (most of it
-building 60,000 clauses in Python); for generation, Glucose took half Minicard's time at 40x40
-(the selectors need helper variables with cardinality constraints).
+Solvers chosen by measurement on generated search puzzles (issue 5 note): for one puzzle, the
+native cardinality solvers took 0.02-0.08 s at 30x30 where Glucose on the direct clauses took
+0.04-0.10 s (most of it building 60,000 clauses in Python); on 20 puzzles of 10x10 to 50x50,
+Gluecard 4 took 1.01 s in all, Minicard 1.22 s. For generation, Glucose on clauses took half
+Minicard's time at 40x40 (the selectors need helper variables with cardinality constraints).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from ..result import ReconError, Result, Verdict
 
 NAME = "sat"
 #: python-sat's solver for `solve` (native cardinality constraints).
-SOLVER = "minicard"
+SOLVER = "gluecard4"
 #: ... and for `SecondSolution`: Glucose 4 was the fastest of minisat22, glucose4 and cadical153
 #: (40x40: 4.4-5.0 s, 6.0 s in its incremental mode, 4.4-8 s for the others).
 ORACLE_SOLVER = "glucose4"
