@@ -34,6 +34,29 @@ def test_clue_target_stops_early():
     assert puzzle.clue_count == 30 and not puzzle.minimal
 
 
+@pytest.mark.parametrize("use_sat", [True, False])
+def test_clue_target_stops_early_for_search(monkeypatch, use_sat):
+    """The same puzzle with and without the SAT removal loop, stopped at the clue target."""
+    from recon import puzzle as puzzle_module
+    from recon.engines import sat
+
+    if use_sat and not sat.AVAILABLE:
+        pytest.skip("python-sat is not installed")
+    monkeypatch.setattr(puzzle_module, "USE_SAT", use_sat)
+    puzzle = generate_puzzle(8, 8, 50, np.random.default_rng(1), difficulty="search", target=34)
+    assert puzzle.clue_count == 34 and not puzzle.minimal and puzzle.grade == "search"
+    assert trim.solve(make_problem(puzzle.clues, puzzle.known)).grade == "search"
+    assert np.array_equal(puzzle.known, _search_puzzle_known_without_sat(monkeypatch))
+
+
+def _search_puzzle_known_without_sat(monkeypatch):
+    from recon import puzzle as puzzle_module
+
+    monkeypatch.setattr(puzzle_module, "USE_SAT", False)
+    monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
+    return generate_puzzle(8, 8, 50, np.random.default_rng(1), difficulty="search", target=34).known
+
+
 @pytest.mark.parametrize("text, cells, expected", [("minimal", 100, None), ("40", 100, 40), ("0.25", 100, 25)])
 def test_parse_clue_target(text, cells, expected):
     assert parse_clue_target(text, cells) == expected
