@@ -117,6 +117,33 @@ def test_bound_fixes_positive_cells_when_their_sum_is_the_right_side():
     assert _bound({1: -2, 2: 1}, 1) == {1: 0, 2: 1}
 
 
+def _bound_per_cell(coefs, rhs):
+    """The bound rule cell by cell, as defined: a cell is fixed when only one value fits the
+    range the other cells can make; None when the equation or some cell cannot be met."""
+    low = sum(v for v in coefs.values() if v < 0)
+    high = sum(v for v in coefs.values() if v > 0)
+    if not low <= rhs <= high:
+        return None
+    fixed = {}
+    for c, a in coefs.items():
+        rest_low, rest_high = low - min(0, a), high - max(0, a)
+        can0, can1 = rest_low <= rhs <= rest_high, rest_low <= rhs - a <= rest_high
+        if not can0 and not can1:
+            return None
+        if can0 != can1:
+            fixed[c] = 1 if can1 else 0
+    return fixed
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(st.integers(0, 20), st.integers(-4, 4).filter(bool), min_size=1, max_size=9),
+    st.integers(-12, 12),
+)
+def test_bound_with_its_slack_shortcut_equals_the_rule_cell_by_cell(coefs, rhs):
+    assert _bound(coefs, rhs) == _bound_per_cell(coefs, rhs)
+
+
 def test_eliminate_is_exact_integer_arithmetic():
     rows = [({0: 1, 1: 1}, 1, {"a"}), ({1: 1, 2: 1}, 1, {"b"}), ({0: 1, 2: 1}, 2, {"c"})]
     reduced = _eliminate(rows)

@@ -491,20 +491,19 @@ def _combine(coefs, rhs, src, pivot_row, cell):
     """Eliminate cell from (coefs, rhs) using pivot_row, keeping integer coefficients."""
     pc, pr, ps = pivot_row
     a, p = coefs[cell], pc[cell]
-    out = {c: v * p for c, v in coefs.items()}
+    out = dict(coefs) if p == 1 else {c: v * p for c, v in coefs.items()}
     for c, v in pc.items():
-        out[c] = out.get(c, 0) - a * v
-        if out[c] == 0:
+        w = out.get(c, 0) - a * v
+        if w:
+            out[c] = w
+        else:
             del out[c]
     new_rhs = rhs * p - a * pr
-    g = 0
-    for v in out.values():
-        g = gcd(g, v)
-    g = gcd(g, new_rhs) if g else abs(new_rhs) or 1
+    g = gcd(*out.values(), new_rhs) if out else (abs(new_rhs) or 1)
     if g > 1:
         out = {c: v // g for c, v in out.items()}
         new_rhs //= g
-    if out and min(out.items())[1] < 0:
+    if out and out[min(out)] < 0:
         out = {c: -v for c, v in out.items()}
         new_rhs = -new_rhs
     return out, new_rhs, src | ps
@@ -516,6 +515,11 @@ def _bound(coefs: dict[int, int], rhs: int) -> dict[int, int] | None:
     high = sum(v for v in coefs.values() if v > 0)
     if not low <= rhs <= high:
         return None
+    # a cell can take either value unless its coefficient exceeds the slack on one side (both
+    # cases below reduce to that), which on long rows it rarely does
+    slack = min(rhs - low, high - rhs)
+    if all(-slack <= a <= slack for a in coefs.values()):
+        return {}
     fixed = {}
     for c, a in coefs.items():
         rest_low, rest_high = low - min(0, a), high - max(0, a)
