@@ -629,6 +629,10 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by {puzzle.certificate}; "
             f"{puzzle.seconds:.2f} s\n"
         )
+        from . import puzzle as puzzle_module
+
+        if args.difficulty == "search" and not puzzle_module.USE_SAT and clues.size >= 400:
+            stderr.write("(python-sat is not installed: pip install 'recon[sat]' makes search-grade generation 10-20x faster)\n")
     header = f"# {command}\n"
     if args.field:
         write_atomically(args.field, header + format_field(field))

@@ -92,6 +92,19 @@ def test_cli_puzzle_formats_and_bad_clues():
     assert code == 2 and "--clues must be" in err
 
 
+@pytest.mark.parametrize("use_sat", [True, False])
+def test_cli_suggests_python_sat_for_search_generation_without_it(monkeypatch, use_sat):
+    from recon import puzzle as puzzle_module
+    from recon.engines import sat
+
+    if use_sat and not sat.AVAILABLE:
+        pytest.skip("python-sat is not installed")
+    monkeypatch.setattr(puzzle_module, "USE_SAT", use_sat)
+    code, out, err = run("generate", "16", "25", "50", "--seed", "3", "--puzzle", "--difficulty", "search")
+    assert code == 0 and "grade search" in err
+    assert ("pip install 'recon[sat]'" in err) is not use_sat
+
+
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14), (23, 17)])
 @pytest.mark.parametrize("target", [None, "half"])
 def test_compiled_basic_removal_makes_the_python_decisions(monkeypatch, shape, target):
