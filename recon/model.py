@@ -192,3 +192,15 @@ def violated_clues(field: np.ndarray, problem: Problem) -> np.ndarray:
 def impossible_clues(problem: Problem) -> np.ndarray:
     """Return the (row, col) of clues larger than their window: no field can meet them."""
     return np.argwhere(problem.known & (problem.clues > problem.sizes))
+
+
+def impossible_clue_reason(problem: Problem) -> str | None:
+    """Say which clue is larger than its window (no field can meet it), or None if none is."""
+    bad = impossible_clues(problem)
+    if not bad.size:
+        return None
+    r, c = (int(v) for v in bad[0])
+    return (
+        f"clue {cell_name(r, c)} = {int(problem.clues[r, c])} cannot be met: "
+        f"its window holds only {int(problem.sizes[r, c])} cells"
+    )

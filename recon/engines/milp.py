@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from ..model import Problem, constraint_matrix, impossible_clues, cell_name
+from ..model import Problem, constraint_matrix, impossible_clue_reason
 from ..result import EngineError, Result, Verdict
 
 NAME = "milp"
@@ -59,13 +59,8 @@ def solve(
     start = time.perf_counter()
     n = problem.cells
     stats = {"solves": 0, "cuts": 0}
-    bad = impossible_clues(problem)
-    if bad.size:
-        r, c = (int(v) for v in bad[0])
-        reason = (
-            f"clue {cell_name(r, c)} = {int(problem.clues[r, c])} cannot be met: "
-            f"its window holds only {int(problem.sizes[r, c])} cells"
-        )
+    reason = impossible_clue_reason(problem)
+    if reason:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
 
     a = constraint_matrix(problem.shape, problem.known).astype(np.float64)

@@ -35,7 +35,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..model import Problem, cell_name, impossible_clues
+from ..model import Problem, impossible_clue_reason
 from ..result import ReconError, Result, Verdict
 
 NAME = "sat"
@@ -152,13 +152,8 @@ def solve(
     deadline = None if time_limit is None else start + time_limit
     n = problem.cells
     stats = {"solves": 0, "constraints": 0}
-    bad = impossible_clues(problem)
-    if bad.size:
-        r, c = (int(v) for v in bad[0])
-        reason = (
-            f"clue {cell_name(r, c)} = {int(problem.clues[r, c])} cannot be met: "
-            f"its window holds only {int(problem.sizes[r, c])} cells"
-        )
+    reason = impossible_clue_reason(problem)
+    if reason:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
     solutions: list[np.ndarray] = []
     exhausted = timed_out = False
