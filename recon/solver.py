@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from .engines import ENGINES, FULL_ONLY, MISSING, algebra, backtrack, hybrid, milp, sat, trim
+from .engines import ENGINES, FULL_ONLY, algebra, available, backtrack, hybrid, milp, sat, trim
 from .model import Problem, is_solution, make_problem, violated_clues, cell_name
 from .result import EngineDisagreement, EngineError, Result, Verdict
 
@@ -50,7 +50,8 @@ def checker() -> str:
     bench/bench_solve_puzzles.py (published puzzles, generated basic to 50x50, advanced and
     search to 30x30, unique and ambiguous), 3-20x faster than MILP in the same run. MILP otherwise.
     """
-    return sat.NAME if sat.AVAILABLE else milp.NAME
+    return sat.NAME if available(sat.NAME) else milp.NAME
+
 
 ENGINE_CHOICES = ("auto", "all", *ENGINES)
 
@@ -63,7 +64,7 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
             raise ValueError(f"engine list must name engines from {', '.join(ENGINES)}, got {list(engine)!r}")
         names = list(dict.fromkeys(engine))
     elif engine == "all":
-        return [name for name in ENGINES if (problem.is_full or name not in FULL_ONLY) and name not in MISSING]
+        return [name for name in ENGINES if (problem.is_full or name not in FULL_ONLY) and available(name)]
     elif engine in ENGINES:
         names = [engine]
     elif engine == "auto":

@@ -102,7 +102,6 @@ def test_without_python_sat_the_engine_says_how_to_install_it(monkeypatch, tmp_p
     problem = make_problem(np.array([[1, 1]]))
     with pytest.raises(sat.Unavailable, match=r"pip install 'recon\[sat\]'"):
         sat.solve(problem)
-    monkeypatch.setattr(solving, "MISSING", ("sat",))
     assert "sat" not in solving.plan(problem, "all")
     path = tmp_path / "s.txt"
     path.write_text("11\n")

@@ -27,10 +27,13 @@ ENGINES: dict[str, EngineFn] = {
 }
 #: The engines that enumerate every solution and prove the count (algebra: full status only).
 COMPLETE = (backtrack.NAME, hybrid.NAME, milp.NAME, sat.NAME)
-#: Engines whose optional dependency is missing: "all" leaves them out, asking for one by name
-#: raises its own error (sat.Unavailable) with the install command.
-MISSING = () if sat.AVAILABLE else (sat.NAME,)
 #: Engines that need a full status.
 FULL_ONLY = (algebra.NAME,)
 
-__all__ = ["COMPLETE", "ENGINES", "FULL_ONLY", "MISSING", "EngineFn", "Problem", "Result"]
+
+def available(name: str) -> bool:
+    """Is the engine's optional dependency installed? ("all" leaves out engines that are not;
+    asking for one by name raises its own error, sat.Unavailable, with the install command.)"""
+    return name != sat.NAME or sat.AVAILABLE
+
+__all__ = ["COMPLETE", "ENGINES", "FULL_ONLY", "EngineFn", "Problem", "Result", "available"]
