@@ -51,6 +51,9 @@ TRIM_KERNEL_CELLS = 1000
 #: Decide search-grade removals with one incremental SAT solver when python-sat is installed: the
 #: same decisions (uniqueness is a fact, whoever proves it), 10-20x faster (bench/bench_puzzle.py).
 USE_SAT = sat.AVAILABLE
+#: The complete engine that certifies advanced and search puzzles (see certify): SAT when
+#: python-sat is installed, MILP otherwise.
+CERTIFIER = sat.NAME if sat.AVAILABLE else milp.NAME
 
 
 class GenerationFailed(ReconError):
@@ -89,10 +92,17 @@ def is_advanced(problem: Problem) -> bool:
 def certify(problem: Problem, difficulty: str, field: np.ndarray | None = None) -> str | None:
     """Prove the puzzle has one solution by a complete engine; return its name, None if not.
 
-    Basic puzzles: backtracking (pure Python, no MILP start-up; its propagation forces a basic
-    puzzle without guessing), MILP if it ever needs more than a second. Harder grades need
-    guessing there, so MILP. Both are exact. With the planted field (checked against the clues
-    here), MILP only has to prove that no other solution exists: one solve instead of two.
+    Basic puzzles: backtracking (pure Python, no start-up cost; its propagation forces a basic
+    puzzle without guessing), SAT or MILP if it ever needs more than a second. Harder grades need
+    guessing there, so SAT (with python-sat; CERTIFIER) or MILP. All are exact. With the planted
+    field (checked against the clues here), the engine only has to prove that no other solution
+    exists: one solve instead of two.
+
+    The SAT check is a fresh solver on the final clues alone (Gluecard 4, each clue two native
+    cardinality constraints: `sat.solve`), not the incremental Glucose solver on selector-guarded
+    clauses that decided the removals of a search-grade puzzle. It replaced MILP there because
+    MILP's proof grows fastest with size: 1.2 s at 40x40 and 7.5 s at 60x60 (a third of the
+    whole generation) against 0.14 and 0.42 s (bench/bench_puzzle.py, issue 5 note).
     """
     if field is not None and not is_solution(field, problem):
         raise ValueError("the field given to certify does not meet the clues")
@@ -103,7 +113,8 @@ def certify(problem: Problem, difficulty: str, field: np.ndarray | None = None) 
         if result.verdict is not Verdict.UNDECIDED:
             return None
     given = [] if field is None else [np.asarray(field, dtype=bool)]
-    return "milp" if milp.solve(problem, limit=2, time_limit=60.0, given=given).verdict is Verdict.UNIQUE else None
+    engine = sat if CERTIFIER == sat.NAME else milp
+    return engine.NAME if engine.solve(problem, limit=2, time_limit=60.0, given=given).verdict is Verdict.UNIQUE else None
 
 
 def is_unique(problem: Problem, time_limit: float = 10.0) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from recon import Verdict, make_problem, parse_status, status
 from recon.cli import main
-from recon.engines import backtrack, trim
+from recon.engines import backtrack, sat, trim
 from recon.puzzle import CHECKS, generate_puzzle, parse_clue_target
 
 
@@ -272,35 +272,48 @@ def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
     assert compared == 3 and removed > 0
 
 
-def test_certify_with_the_planted_field_proves_or_refuses(seed_examples):
+CERTIFIERS = ["milp", pytest.param("sat", marks=pytest.mark.skipif(not sat.AVAILABLE, reason="needs python-sat"))]
+
+
+@pytest.mark.parametrize("certifier", CERTIFIERS)
+def test_certify_with_the_planted_field_proves_or_refuses(monkeypatch, seed_examples, certifier):
     from recon import puzzle as puzzle_module
 
+    monkeypatch.setattr(puzzle_module, "CERTIFIER", certifier)
     puzzle = generate_puzzle(3, 10, 50, np.random.default_rng(4), difficulty="search")
     problem = make_problem(puzzle.clues, puzzle.known)
-    assert puzzle.certificate == "milp"
-    assert puzzle_module.certify(problem, "search", puzzle.field) == "milp"
+    assert puzzle.certificate == certifier
+    assert puzzle_module.certify(problem, "search", puzzle.field) == certifier
+    assert puzzle_module.certify(problem, "search") == certifier  # without the field: two solves
     with pytest.raises(ValueError, match="does not meet the clues"):
         puzzle_module.certify(problem, "search", ~puzzle.field)
     clues, solutions = seed_examples["seed-5x5"]  # two solutions: knowing one proves nothing
     assert puzzle_module.certify(make_problem(clues), "search", solutions[0]) is None
+    assert puzzle_module.certify(make_problem(clues), "advanced") is None
+    # one clue fewer than the minimal puzzle: not unique any more, and certify says so
+    weaker = puzzle.known.copy()
+    weaker.flat[np.flatnonzero(weaker)[0]] = False
+    assert puzzle_module.certify(make_problem(puzzle.clues, weaker), "search", puzzle.field) is None
 
 
-def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, seed_examples):
+@pytest.mark.parametrize("certifier", CERTIFIERS)
+def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, seed_examples, certifier):
     from recon import puzzle as puzzle_module
     from recon.result import Result
 
+    monkeypatch.setattr(puzzle_module, "CERTIFIER", certifier)
     basic = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="basic")
     assert basic.certificate == "backtrack"
     advanced = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="advanced")
-    assert advanced.certificate == "milp"
+    assert advanced.certificate == certifier
     problem = make_problem(basic.clues, basic.known)
     ambiguous = make_problem(seed_examples["seed-5x5"][0])  # two solutions
     assert puzzle_module.certify(ambiguous, "basic") is None
     assert puzzle_module.certify(ambiguous, "advanced") is None
-    # backtracking out of time: MILP decides
+    # backtracking out of time: the certifier decides
     undecided = Result(Verdict.UNDECIDED, [], False, "backtrack", 1.0, {}, "time limit")
     monkeypatch.setattr(backtrack, "solve", lambda *args, **kwargs: undecided)
-    assert puzzle_module.certify(problem, "basic") == "milp"
+    assert puzzle_module.certify(problem, "basic") == certifier
     assert puzzle_module.certify(ambiguous, "basic") is None
 
 
