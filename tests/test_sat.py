@@ -37,6 +37,76 @@ def test_clauses_of_a_clue_hold_exactly_when_its_window_has_the_count(shape):
                 assert holds == (sum(bits[x] for x in window) == k), (shape, c, k, bits)
 
 
+@pytest.mark.parametrize("shape", [(1, 5), (5, 1), (2, 4), (4, 2), (3, 4)])
+def test_pair_constraints_hold_for_every_field(shape):
+    """The difference of two nearby clues is implied by them: every field meets it."""
+    rows, cols = shape
+    known = np.ones(shape, dtype=bool)
+    seen = 0
+    for bits in product((False, True), repeat=rows * cols):
+        field = np.array(bits).reshape(shape)
+        pairs, clash = sat.clue_pairs(shape, known, status(field))
+        assert clash is None
+        for a, b, lits, k in pairs:
+            assert sum(bits[x - 1] if x > 0 else not bits[-x - 1] for x in lits) == k, (shape, a, b)
+            seen += 1
+    assert seen > 0
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (3, 1), (2, 3), (3, 2), (2, 2)])
+def test_pair_clash_exactly_when_no_field_meets_both_clues(shape):
+    rows, cols = shape
+    n = rows * cols
+    fields = [np.array(bits).reshape(shape) for bits in product((False, True), repeat=n)]
+    statuses = np.array([status(f).ravel() for f in fields])
+    pairs_checked = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            ra, ca, rb, cb = *divmod(a, cols), *divmod(b, cols)
+            if (rb - ra, cb - ca) not in sat.PAIR_OFFSETS:
+                continue
+            known = np.zeros(n, dtype=bool)
+            known[[a, b]] = True
+            # counts up to each window's size (a larger one is impossible_clue_reason's business)
+            for x in range(statuses[:, a].max() + 1):
+                for y in range(statuses[:, b].max() + 1):
+                    counts = np.zeros(n, dtype=np.int64)
+                    counts[a], counts[b] = x, y
+                    possible = bool(((statuses[:, a] == x) & (statuses[:, b] == y)).any())
+                    _, clash = sat.clue_pairs(shape, known.reshape(shape), counts.reshape(shape))
+                    assert (clash is None) == possible, (shape, a, b, x, y)
+                    assert clash is None or clash == (a, b)
+                    pairs_checked += 1
+    assert pairs_checked > 0
+
+
+@needs_sat
+@pytest.mark.parametrize("shape", [(1, 6), (6, 1), (2, 4), (4, 2), (3, 3)])
+def test_sat_agrees_with_brute_force_on_random_digits(shape):
+    """Clues that need not come from a field: often no solution, found by a pair or by search."""
+    rng = np.random.default_rng(shape[0] * 10 + shape[1])
+    verdicts = set()
+    for _ in range(40):
+        known = rng.random(shape) < 0.6
+        clues = np.where(known, rng.integers(0, 5, size=shape), 0)
+        expected = brute_force(clues, known)
+        result = sat.solve(make_problem(clues, known), limit=len(expected) + 1)
+        assert result.count_exact and keys(result.solutions) == expected, (shape, clues, known)
+        verdicts.add(result.verdict)
+    assert Verdict.NONE in verdicts and len(verdicts) >= 2
+
+
+@needs_sat
+def test_sat_names_the_two_clues_that_cannot_both_hold():
+    clues = np.array([[0, 3, 0], [0, 0, 0]])
+    known = np.array([[True, True, False], [False, False, False]])
+    # r1c1 = 0 empties r1c1, r1c2, r2c1, r2c2; r1c2 = 3 then needs 3 mines in r1c3, r2c3 alone
+    result = sat.solve(make_problem(clues, known))
+    assert result.verdict is Verdict.NONE and result.count_exact
+    assert "r1c1 = 0 and r1c2 = 3 cannot both be met" in result.reason
+    assert brute_force(clues, known) == set()
+
+
 @needs_sat
 @pytest.mark.parametrize("shape", SHAPES)
 def test_sat_lists_exactly_the_solutions_brute_force_finds(shape):

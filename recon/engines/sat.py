@@ -8,8 +8,10 @@ a clause that prunes every later branch like it. Two uses:
 
 - `solve`: an engine like the others, on Gluecard 4 (Glucose with native cardinality constraints):
   a clue "w cells hold k mines" is two constraints, at most k of the cells and at most w-k of
-  their negations. Each solution found gets a blocking clause, and the next solve looks for
-  another one; "unsatisfiable" proves there is none.
+  their negations. The difference of every two neighbouring clues is added the same way
+  (`clue_pairs`): implied by the clues, it spares the solver nine conflicts in ten on hard
+  puzzles. Each solution found gets a blocking clause, and the next solve looks for another one;
+  "unsatisfiable" proves there is none.
 - `SecondSolution`: for puzzle generation, on Glucose 4 with plain clauses (`clue_clauses`, the
   direct encoding: at most k is "every k+1 of the w cells hold an empty one", C(w, k+1) clauses,
   at least k is "every w-k+1 hold a mine"; at most 210 clauses a clue, and unit propagation on
@@ -35,7 +37,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..model import Problem, impossible_clue_reason
+from ..model import Problem, cell_name, impossible_clue_reason
 from ..result import ReconError, Result, Verdict
 
 NAME = "sat"
@@ -87,6 +89,79 @@ def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     # pack the cells of each window to the left, keeping their row-major order
     order = np.argsort(out == 0, axis=1, kind="stable")
     return np.take_along_axis(out, order, axis=1), sizes
+
+
+#: The clue pairs whose difference `clue_pairs` adds, as offsets (rows, cols) from the first clue:
+#: the neighbours to the right, below, and on both diagonals below.
+PAIR_OFFSETS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def window_grid(shape: tuple[int, int]) -> np.ndarray:
+    """Return, for every cell in row-major order, the literals (cell index + 1) of its window as a
+    3x3 block in place (position [i, j] is the cell i - 1 rows down, j - 1 columns right), 0
+    where the window leaves the grid."""
+    rows, cols = shape
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    out = np.zeros((rows * cols, 3, 3), dtype=np.int64)
+    for i in range(3):
+        for j in range(3):
+            rr, cc = r + i - 1, c + j - 1
+            ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+            out[ok, i, j] = rr[ok] * cols + cc[ok] + 1
+    return out
+
+
+def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, offsets=PAIR_OFFSETS):
+    """The difference of every two nearby clues, as "exactly k of these literals are true".
+
+    Clues a at x and b at y see their shared cells once each, so a - b = mines(only x sees) -
+    mines(only y sees): mines(only x) + empties(only y) = a - b + |only y|. The constraint is implied
+    by the two clues, so adding it changes no solution, but it gives the solver in one step what
+    it would otherwise learn from conflicts again and again: on minimal search-grade puzzles of
+    40x40 and 50x50, a tenth of the conflicts and a quarter of the time (issue 5 note).
+
+    Returns (pairs, contradiction): pairs is a list of (first clue, second clue, literals, k), and
+    contradiction names the first two clues that no 0/1 cells can meet together, or is None.
+    """
+    rows, cols = shape
+    known = np.asarray(known, dtype=bool).ravel()
+    counts = np.asarray(counts, dtype=np.int64).ravel()
+    grid = window_grid(shape)
+    pairs = []
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    pos = np.indices((3, 3)) - 1  # (2, 3, 3): row and column offsets of the window positions
+    for dr, dc in offsets:
+        rr, cc = r + dr, c + dc
+        ok = known & (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+        first = np.flatnonzero(ok)
+        second = rr[first] * cols + cc[first]
+        keep = known[second]
+        first, second = first[keep], second[keep]
+        # window positions of the first clue that the second does not see, and the other way round
+        only_a = (np.abs(pos[0] - dr) > 1) | (np.abs(pos[1] - dc) > 1)
+        only_b = (np.abs(pos[0] + dr) > 1) | (np.abs(pos[1] + dc) > 1)
+        lits_a = grid[first][:, only_a]
+        lits_b = grid[second][:, only_b]
+        diff = counts[first] - counts[second]
+        for a, b, la, lb, d in zip(first.tolist(), second.tolist(), lits_a.tolist(), lits_b.tolist(), diff.tolist()):
+            lits = [x for x in la if x] + [-x for x in lb if x]
+            k = d + sum(1 for x in lb if x)
+            if not 0 <= k <= len(lits):
+                return pairs, (a, b)
+            if 0 < len(lits):
+                pairs.append((a, b, lits, k))
+    return pairs, None
+
+
+def _clash_reason(problem: Problem, a: int, b: int) -> str:
+    """Say why two nearby clues cannot both hold (see clue_pairs)."""
+    cols = problem.shape[1]
+    (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+    return (
+        f"clues {cell_name(ra, ca)} = {int(problem.clues[ra, ca])} and {cell_name(rb, cb)} = "
+        f"{int(problem.clues[rb, cb])} cannot both be met: they differ by more than the cells "
+        "only one of them sees allow"
+    )
 
 
 def clue_clauses(shape: tuple[int, int], which: np.ndarray, counts: np.ndarray, selectors: np.ndarray | None = None) -> list[list[int]]:
@@ -153,6 +228,9 @@ def solve(
     n = problem.cells
     stats = {"solves": 0, "constraints": 0}
     reason = impossible_clue_reason(problem)
+    pairs, clash = clue_pairs(problem.shape, problem.known, problem.clues)
+    if clash is not None and not reason:
+        reason = _clash_reason(problem, *clash)
     if reason:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
     solutions: list[np.ndarray] = []
@@ -167,6 +245,12 @@ def solve(
             if k > 0:
                 solver.add_atmost([-x for x in lits], len(lits) - k)
             stats["constraints"] += (k < len(lits)) + (k > 0)
+        for _, _, lits, k in pairs:
+            if k < len(lits):
+                solver.add_atmost(lits, k)
+            if k > 0:
+                solver.add_atmost([-x for x in lits], len(lits) - k)
+        stats["pairs"] = len(pairs)
         if n:
             solver.add_clause([n, -n])  # every cell is a variable of the solver, even with no clue on it
 
