@@ -217,7 +217,7 @@ def _remove_clues_sat(field: np.ndarray, order: np.ndarray, target: int | None) 
     """The search grade's removal loop, every check asked of one incremental SAT solver."""
     known = np.ones(field.size, dtype=bool)
     kept = field.size
-    with sat.SecondSolution(field) as oracle:
+    with sat.SecondSolution(field, order) as oracle:
         for c in order:
             if target is not None and kept <= target:
                 break

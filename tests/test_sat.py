@@ -181,10 +181,12 @@ def test_without_python_sat_the_engine_says_how_to_install_it(monkeypatch, tmp_p
 
 
 @needs_sat
+@pytest.mark.parametrize("batch", [3, None])
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (4, 5)])
-def test_second_solution_answers_as_counting_from_scratch(shape):
+def test_second_solution_answers_as_counting_from_scratch(shape, batch):
     """Along a removal path, "another solution without c?" equals a complete count of the clues
-    kept so far minus c, whichever way each answer goes."""
+    kept so far minus c, whichever way each answer goes; with batches of 3 clues, the solver is
+    rebuilt every few questions from the clues then in force."""
     rng = np.random.default_rng(shape[0] * 10 + shape[1])
     answers, used = set(), 0
     for _ in range(300):  # 2 x k: few fields have a unique full status (T_2 is singular)
@@ -196,8 +198,9 @@ def test_second_solution_answers_as_counting_from_scratch(shape):
             continue
         used += 1
         known = np.ones(field.size, dtype=bool)
-        with sat.SecondSolution(field) as oracle:
-            for c in rng.permutation(field.size):
+        order = rng.permutation(field.size)
+        with sat.SecondSolution(field, order, batch=batch) as oracle:
+            for c in order:
                 c = int(c)
                 fewer = known.copy()
                 fewer[c] = False
@@ -207,4 +210,39 @@ def test_second_solution_answers_as_counting_from_scratch(shape):
                 oracle.decide(c, answer)
                 known[c] = answer
                 answers.add(answer)
+            with pytest.raises(ValueError, match="decided already"):
+                oracle.another_without(int(order[0]))
+            if batch == 3:
+                assert oracle.builds >= field.size // 3
     assert used == 3 and answers == {True, False}  # both kinds of answer were checked
+
+
+@needs_sat
+def test_second_solution_takes_decisions_made_without_asking_it():
+    """Clues decided without a question (as generation may, when a cheaper search settles one)
+    are taken into the next solver built, and the questions asked still equal counts."""
+    shape = (4, 6)
+    rng = np.random.default_rng(8)
+    while True:
+        field = rng.random(shape) < 0.4
+        clues = status(field)
+        if backtrack.solve(make_problem(clues), limit=2).verdict is Verdict.UNIQUE:
+            break
+    order = [int(c) for c in rng.permutation(field.size)]
+    known = np.ones(field.size, dtype=bool)
+
+    def counted(c):
+        fewer = known.copy()
+        fewer[c] = False
+        return backtrack.solve(make_problem(clues, fewer.reshape(shape)), limit=2).verdict is Verdict.MULTIPLE
+
+    with sat.SecondSolution(field, order, batch=4) as oracle:
+        for i, c in enumerate(order):
+            if i % 3 == 1:  # decided elsewhere, by the count itself
+                keep = counted(c)
+            else:
+                keep = oracle.another_without(c)
+                assert keep == counted(c)
+            oracle.decide(c, keep)
+            known[c] = keep
+        assert 0 < known.sum() < field.size

@@ -43,9 +43,17 @@ from ..result import ReconError, Result, Verdict
 NAME = "sat"
 #: python-sat's solver for `solve` (native cardinality constraints).
 SOLVER = "gluecard4"
-#: ... and for `SecondSolution`: Glucose 4 was the fastest of minisat22, glucose4 and cadical153
-#: (40x40: 4.4-5.0 s, 6.0 s in its incremental mode, 4.4-8 s for the others).
-ORACLE_SOLVER = "glucose4"
+#: ... and for `SecondSolution`, which mixes native constraints (the clues in force) with clauses
+#: (the batch under selectors).
+ORACLE_BATCH_SOLVER = "gluecard4"
+#: A batch of SecondSolution holds max(BATCH_MIN, cells // BATCH_PARTS) clues: about ten solvers
+#: are built per puzzle. Measured at 40x40 to 100x100 (issue 5 note): batches of 200-1000 were
+#: within noise of each other; one solver with every clue under a selector was 2-4x slower.
+BATCH_MIN = 200
+BATCH_PARTS = 10
+#: The clue pairs whose difference SecondSolution adds: side by side only. Diagonal pairs have
+#: five cells on each side, and their direct encoding (up to 252 clauses) cost more than it saved.
+ORACLE_PAIR_OFFSETS = ((0, 1), (1, 0))
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
 #: Is python-sat installed? (Looked up, not imported: the import costs 20 ms of every command.)
@@ -192,6 +200,25 @@ def clue_clauses(shape: tuple[int, int], which: np.ndarray, counts: np.ndarray, 
     return clauses
 
 
+def _add_exactly(solver, lits: list[int], k: int) -> None:
+    """Add "exactly k of these literals are true" as two native cardinality constraints."""
+    if k < len(lits):
+        solver.add_atmost(lits, k)
+    if k > 0:
+        solver.add_atmost([-x for x in lits], len(lits) - k)
+
+
+def _exactly_clauses(lits: list[int], k: int, guard: list[int]) -> list[list[int]]:
+    """The clauses of "exactly k of these literals are true" (direct encoding), each with the
+    guard literals added: they bind only when every guard literal is false."""
+    at_most, at_least = _templates(len(lits), k)
+    arr = np.asarray(lits, dtype=np.int64)
+    out = [[*(-arr[t]).tolist(), *guard] for t in at_most] if k < len(lits) else []
+    if k > 0:
+        out += [[*arr[t].tolist(), *guard] for t in at_least]
+    return out
+
+
 def _solve_limited(solver, deadline: float | None) -> bool | None:
     """Solve; None when the deadline passes first."""
     if deadline is None:
@@ -290,39 +317,75 @@ def solve(
 
 
 class SecondSolution:
-    """Incremental SAT: remove clues of a field one by one, asking each time whether the field is
-    still the only solution.
+    """Incremental SAT for generation: the clues of a field go one by one in a given order, and
+    each time the solver is asked whether the field is still the only solution.
 
-    Every clue of the field's full status is encoded once, switched on by a selector. For the
-    question "without clue c, is there a solution other than the field?" the solver assumes the
-    selectors of the clues still undecided, assumes c's off, and requires a cell of c's window to
-    differ from the field. That last clause is enough: while the field is the only solution with
-    c, any other solution without c breaks c, so it differs from the field inside c's window, and
-    the clause prunes the search to there. After the answer, the clue becomes a unit fact: kept
-    (selector true) or gone (selector false), so later questions assume fewer literals, and the
-    clauses the solver learned stay valid.
+    The question for clue c: with the clues kept so far and those not asked about yet, but
+    without c, is there a solution other than the field? The solver also requires a cell of c's
+    window to differ from the field. That is enough: while the field is the only solution with c,
+    any other solution without c breaks c, so it differs from the field in c's window, and the
+    clause keeps the search there.
+
+    The clues in force are plain constraints (Gluecard 4's native cardinality constraints),
+    except a batch of the next `batch` clues in the order, each switched on by a selector that
+    the solver assumes while the clue is undecided; a decided clue's selector becomes a unit fact.
+    When the questions leave the batch, a new solver is built from the clues then in force: a
+    plain constraint cannot be taken back. Why batches: with every clue under a selector in one
+    solver, each question re-derived the whole grid from the assumed selectors, 5 ms at 100x100
+    before any search; plain constraints are propagated once, at level 0, and stay.
+
+    The difference of every two side-by-side clues (`clue_pairs`, offsets ORACLE_PAIR_OFFSETS) is
+    added too: plain when both clues are, else as clauses guarded by the selectors involved.
+    Implied by the clues, it cut the solver's conflicts tenfold (issue 5 note).
     """
 
-    def __init__(self, field: np.ndarray):
+    def __init__(self, field: np.ndarray, order, batch: int | None = None):
         from ..model import status
 
         self.field = np.asarray(field, dtype=bool)
         self.shape = self.field.shape
         n = self.field.size
         self._n = n
-        self._solver = _new_solver(ORACLE_SOLVER)
-        everything = np.arange(n)
-        self._solver.append_formula(
-            clue_clauses(self.shape, everything, status(self.field).ravel(), selectors=n + 1 + everything)
-        )
+        self.order = [int(c) for c in order]
+        self._rank = {c: i for i, c in enumerate(self.order)}
+        self.clues = status(self.field).ravel()
+        self.state = np.full(n, -1, dtype=np.int8)  # per clue: -1 undecided, 0 removed, 1 kept
+        self.batch = batch if batch is not None else max(BATCH_MIN, n // BATCH_PARTS)
         self._cells, self._sizes = window_literals(self.shape)
-        self._selectors = n + 1 + everything
-        self._next = 2 * n + 1  # the next fresh variable, for the "differs near c" switches
-        self.undecided = np.ones(n, dtype=bool)
+        self._pairs, _ = clue_pairs(self.shape, np.ones(self.shape, dtype=bool), self.clues, ORACLE_PAIR_OFFSETS)
+        self._solver = None
+        self._selector = np.zeros(n, dtype=np.int64)  # per clue in the batch: its selector, else 0
+        self._members = np.zeros(0, dtype=np.int64)
         self.questions = 0
+        self.builds = 0
 
-    def _selector(self, c: int) -> int:
-        return int(self._selectors[c])
+    def _build(self, c: int) -> None:
+        """A new solver, its batch the next undecided clues in the order from c on."""
+        if self._solver is not None:
+            self._solver.delete()
+        n, cells, sizes = self._n, self._cells, self._sizes
+        start = self._rank[c]
+        members = [x for x in self.order[start:] if self.state[x] < 0][: self.batch]
+        self._members = np.array(members, dtype=np.int64)
+        self._selector[:] = 0
+        self._selector[self._members] = n + 1 + np.arange(len(members))
+        self._next = n + len(members) + 1  # fresh variables for the "differs near c" switches
+        solver = self._solver = _new_solver(ORACLE_BATCH_SOLVER)
+        present = self.state != 0
+        plain = present & (self._selector == 0)
+        for k in np.flatnonzero(plain).tolist():
+            _add_exactly(solver, cells[k, : sizes[k]].tolist(), int(self.clues[k]))
+        solver.append_formula(clue_clauses(self.shape, self._members, self.clues[self._members], selectors=self._selector[self._members]))
+        for a, b, lits, k in self._pairs:
+            if not (present[a] and present[b]):
+                continue
+            guard = [-int(self._selector[x]) for x in (a, b) if self._selector[x]]
+            if guard:
+                solver.append_formula(_exactly_clauses(lits, k, guard))
+            else:
+                _add_exactly(solver, lits, k)
+        solver.add_clause([n, -n])  # every cell is a variable of the solver, even with no clue on it
+        self.builds += 1
 
     def another_without(self, c: int) -> bool:
         """With the clues kept so far and the undecided ones, minus c: is there another solution?
@@ -330,25 +393,32 @@ class SecondSolution:
         Assumes the field is the only solution with c (true for the whole status of a field
         whose answer is unique, and kept true by removing only clues for which this says no).
         """
+        if self.state[c] >= 0:
+            raise ValueError(f"clue {c} is decided already")
+        if self._solver is None or not self._selector[c]:
+            self._build(c)
         self.questions += 1
-        self.undecided[c] = False
         switch = self._next
         self._next += 1
         window = self._cells[c, : self._sizes[c]]
         differs = np.where(self.field.ravel()[window - 1], -window, window)
         self._solver.add_clause([-switch, *differs.tolist()])
-        assumptions = [switch, -self._selector(c), *self._selectors[self.undecided].tolist()]
+        others = self._members[(self.state[self._members] < 0) & (self._members != c)]
+        assumptions = [switch, -int(self._selector[c]), *self._selector[others].tolist()]
         answer = self._solver.solve(assumptions=assumptions)
         self._solver.add_clause([-switch])
         return bool(answer)
 
     def decide(self, c: int, keep: bool) -> None:
         """Record that clue c stays (keep) or goes for good."""
-        self.undecided[c] = False
-        self._solver.add_clause([self._selector(c) if keep else -self._selector(c)])
+        self.state[c] = 1 if keep else 0
+        if self._solver is not None and self._selector[c]:
+            self._solver.add_clause([int(self._selector[c]) if keep else -int(self._selector[c])])
 
     def close(self) -> None:
-        self._solver.delete()
+        if self._solver is not None:
+            self._solver.delete()
+            self._solver = None
 
     def __enter__(self) -> "SecondSolution":
         return self
