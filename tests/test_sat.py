@@ -21,20 +21,29 @@ needs_sat = pytest.mark.skipif(not sat.AVAILABLE, reason="python-sat is not inst
 SHAPES = [(1, 1), (1, 2), (1, 7), (7, 1), (2, 2), (2, 6), (6, 2), (3, 3), (3, 5)]
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 2), (3, 3)])
-def test_clauses_of_a_clue_hold_exactly_when_its_window_has_the_count(shape):
-    """Every window size that occurs (1, 2, 3, 4, 6, 9 cells), every count, every assignment."""
-    rows, cols = shape
-    n = rows * cols
-    for c in range(n):
-        r0, c0 = divmod(c, cols)
-        window = [r * cols + q for r in range(max(r0 - 1, 0), min(r0 + 2, rows)) for q in range(max(c0 - 1, 0), min(c0 + 2, cols))]
-        for k in range(len(window) + 1):
-            clauses = sat.clue_clauses(shape, np.array([c]), np.array([k]))
-            assert all(abs(lit) - 1 in window for clause in clauses for lit in clause)
-            for bits in product((False, True), repeat=n):
-                holds = all(any((lit > 0) == bits[abs(lit) - 1] for lit in clause) for clause in clauses)
-                assert holds == (sum(bits[x] for x in window) == k), (shape, c, k, bits)
+@needs_sat
+@pytest.mark.parametrize("guards", [1, 2])
+def test_a_guarded_constraint_binds_exactly_when_its_guard_is_on(guards):
+    """"Exactly k of w literals" under one selector (a clue) or two (a pair of clues): with every
+    selector true it holds exactly when k literals are true; with any selector false, always.
+    Every w from 1 to 6, every k, every assignment, literals of both signs."""
+    from pysat.solvers import Solver
+
+    field = np.zeros((1, 1), dtype=bool)
+    for w in range(1, 7):
+        lits = [x if x % 2 else -x for x in range(1, w + 1)]
+        selectors = list(range(w + 1, w + 1 + guards))
+        for k in range(w + 1):
+            oracle = sat.SecondSolution(field, [0])
+            oracle._solver = Solver(name=sat.ORACLE_BATCH_SOLVER)
+            oracle._next = w + guards + 1
+            oracle._add_guarded(lits, k, [-s for s in selectors])
+            for bits in product((False, True), repeat=w + guards):
+                values = [x if bit else -x for x, bit in zip(range(1, w + guards + 1), bits)]
+                true_lits = sum(1 for x in lits if (x > 0) == bits[abs(x) - 1])
+                on = all(bits[s - 1] for s in selectors)
+                assert oracle._solver.solve(assumptions=values) == (not on or true_lits == k), (w, k, bits)
+            oracle.close()
 
 
 @pytest.mark.parametrize("shape", [(1, 5), (5, 1), (2, 4), (4, 2), (3, 4)])

@@ -1,4 +1,4 @@
-"""SAT: the clues as cardinality constraints or clauses over one boolean per cell, decided by a CDCL solver (optional).
+"""SAT: the clues as cardinality constraints over one boolean per cell, decided by a CDCL solver (optional).
 
 Needs python-sat (``pip install 'recon[sat]'``); without it, asking for this engine raises
 `Unavailable` and everything else works as before.
@@ -12,19 +12,18 @@ a clause that prunes every later branch like it. Two uses:
   (`clue_pairs`): implied by the clues, it spares the solver nine conflicts in ten on hard
   puzzles. Each solution found gets a blocking clause, and the next solve looks for another one;
   "unsatisfiable" proves there is none.
-- `SecondSolution`: for puzzle generation, on Glucose 4 with plain clauses (`clue_clauses`, the
-  direct encoding: at most k is "every k+1 of the w cells hold an empty one", C(w, k+1) clauses,
-  at least k is "every w-k+1 hold a mine"; at most 210 clauses a clue, and unit propagation on
-  them is exactly the single-clue rules). One solver holds every clue of a field, each switched
-  on by a selector variable, and answers, clue after clue, "without this clue, is there a
-  solution other than the field?" Clues already decided become unit facts, and the solver keeps
-  what it learned between questions.
+- `SecondSolution`: for puzzle generation. It answers, clue after clue in a given order,
+  "without this clue, is there a solution other than the field?" The clues in force are plain
+  constraints; the next batch of clues in the order are switched on by selector variables
+  (a guarded clue is two native constraints whose slack helper variables fill when its selector
+  is off), and a decided clue's selector becomes a unit fact. The solver keeps what it learned
+  until the batch is used up and the next solver is built.
 
-Solvers chosen by measurement on generated search puzzles (issue 5 note): for one puzzle, the
-native cardinality solvers took 0.02-0.08 s at 30x30 where Glucose on the direct clauses took
-0.04-0.10 s (most of it building 60,000 clauses in Python); on 20 puzzles of 10x10 to 50x50,
-Gluecard 4 took 1.01 s in all, Minicard 1.22 s. For generation, Glucose on clauses took half
-Minicard's time at 40x40 (the selectors need helper variables with cardinality constraints).
+Solvers chosen by measurement on generated search puzzles (issue 5 notes): on 20 puzzles of
+10x10 to 50x50, Gluecard 4 took 1.01 s in all, Minicard 1.22 s; Glucose on the direct clausal
+encoding of the clues was slower still, most of it building the clauses in Python. For
+generation, Gluecard 4 with batches beat one Glucose solver holding every clue under a selector
+3x at 60x60 (15 s to 4-5 s of removal checks) and 4x at 100x100 (150 s to 30-37 s).
 """
 
 from __future__ import annotations
@@ -32,8 +31,6 @@ from __future__ import annotations
 import importlib.util
 import threading
 import time
-from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
@@ -43,16 +40,15 @@ from ..result import ReconError, Result, Verdict
 NAME = "sat"
 #: python-sat's solver for `solve` (native cardinality constraints).
 SOLVER = "gluecard4"
-#: ... and for `SecondSolution`, which mixes native constraints (the clues in force) with clauses
-#: (the batch under selectors).
+#: ... and for `SecondSolution` (Gluecard 3 and Minicard were no faster: issue 5 note).
 ORACLE_BATCH_SOLVER = "gluecard4"
 #: A batch of SecondSolution holds max(BATCH_MIN, cells // BATCH_PARTS) clues: about ten solvers
 #: are built per puzzle. Measured at 40x40 to 100x100 (issue 5 note): batches of 200-1000 were
 #: within noise of each other; one solver with every clue under a selector was 2-4x slower.
 BATCH_MIN = 200
 BATCH_PARTS = 10
-#: The clue pairs whose difference SecondSolution adds: side by side only. Diagonal pairs have
-#: five cells on each side, and their direct encoding (up to 252 clauses) cost more than it saved.
+#: The clue pairs whose difference SecondSolution adds: side by side only. Adding the diagonal
+#: pairs too, as `solve` does, made generation twice as slow (40x40 to 100x100).
 ORACLE_PAIR_OFFSETS = ((0, 1), (1, 0))
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
@@ -70,14 +66,6 @@ def _new_solver(name: str):
     from pysat.solvers import Solver
 
     return Solver(name=name)
-
-
-@lru_cache(maxsize=None)
-def _templates(w: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Index sets of the at-most and at-least clauses of "w cells hold k mines"."""
-    at_most = np.array(list(combinations(range(w), k + 1)), dtype=np.int64).reshape(-1, k + 1) if k < w else np.zeros((0, 1), np.int64)
-    at_least = np.array(list(combinations(range(w), w - k + 1)), dtype=np.int64).reshape(-1, w - k + 1) if k > 0 else np.zeros((0, 1), np.int64)
-    return at_most, at_least
 
 
 def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -172,51 +160,12 @@ def _clash_reason(problem: Problem, a: int, b: int) -> str:
     )
 
 
-def clue_clauses(shape: tuple[int, int], which: np.ndarray, counts: np.ndarray, selectors: np.ndarray | None = None) -> list[list[int]]:
-    """Return the clauses of the clues at cells `which` (flat indices) with these counts.
-
-    With selectors (one literal per clue), each clause of a clue also holds the negated
-    selector: the clue is in force exactly when its selector is true. Counts above the window
-    size must be rejected before (they give no clause here).
-    """
-    cells, sizes = window_literals(shape)
-    clauses: list[list[int]] = []
-    which = np.asarray(which, dtype=np.int64)
-    counts = np.asarray(counts, dtype=np.int64)
-    w_of = sizes[which]
-    for w in np.unique(w_of):
-        for k in np.unique(counts[w_of == w]):
-            pick = (w_of == w) & (counts == k)
-            lits = cells[which[pick], :w]  # (clues, w)
-            extra = None if selectors is None else -np.asarray(selectors)[pick][:, None, None]
-            at_most, at_least = _templates(int(w), int(k))
-            for template, sign in ((at_most, -1), (at_least, 1)):
-                if template.shape[0] == 0:
-                    continue
-                block = sign * lits[:, template]  # (clues, templates, size)
-                if extra is not None:
-                    block = np.concatenate([block, np.broadcast_to(extra, block.shape[:2] + (1,))], axis=2)
-                clauses.extend(block.reshape(-1, block.shape[2]).tolist())
-    return clauses
-
-
 def _add_exactly(solver, lits: list[int], k: int) -> None:
     """Add "exactly k of these literals are true" as two native cardinality constraints."""
     if k < len(lits):
         solver.add_atmost(lits, k)
     if k > 0:
         solver.add_atmost([-x for x in lits], len(lits) - k)
-
-
-def _exactly_clauses(lits: list[int], k: int, guard: list[int]) -> list[list[int]]:
-    """The clauses of "exactly k of these literals are true" (direct encoding), each with the
-    guard literals added: they bind only when every guard literal is false."""
-    at_most, at_least = _templates(len(lits), k)
-    arr = np.asarray(lits, dtype=np.int64)
-    out = [[*(-arr[t]).tolist(), *guard] for t in at_most] if k < len(lits) else []
-    if k > 0:
-        out += [[*arr[t].tolist(), *guard] for t in at_least]
-    return out
 
 
 def _solve_limited(solver, deadline: float | None) -> bool | None:
@@ -335,8 +284,8 @@ class SecondSolution:
     before any search; plain constraints are propagated once, at level 0, and stay.
 
     The difference of every two side-by-side clues (`clue_pairs`, offsets ORACLE_PAIR_OFFSETS) is
-    added too: plain when both clues are, else as clauses guarded by the selectors involved.
-    Implied by the clues, it cut the solver's conflicts tenfold (issue 5 note).
+    added too: plain when both clues are, else guarded by the selectors involved. Implied by the
+    clues, it cut the solver's conflicts tenfold (issue 5 note).
     """
 
     def __init__(self, field: np.ndarray, order, batch: int | None = None):
@@ -369,23 +318,38 @@ class SecondSolution:
         self._members = np.array(members, dtype=np.int64)
         self._selector[:] = 0
         self._selector[self._members] = n + 1 + np.arange(len(members))
-        self._next = n + len(members) + 1  # fresh variables for the "differs near c" switches
+        self._next = n + len(members) + 1  # fresh variables: helpers, "differs near c" switches
         solver = self._solver = _new_solver(ORACLE_BATCH_SOLVER)
         present = self.state != 0
         plain = present & (self._selector == 0)
         for k in np.flatnonzero(plain).tolist():
             _add_exactly(solver, cells[k, : sizes[k]].tolist(), int(self.clues[k]))
-        solver.append_formula(clue_clauses(self.shape, self._members, self.clues[self._members], selectors=self._selector[self._members]))
+        for c in self._members.tolist():
+            self._add_guarded(cells[c, : sizes[c]].tolist(), int(self.clues[c]), [-int(self._selector[c])])
         for a, b, lits, k in self._pairs:
             if not (present[a] and present[b]):
                 continue
             guard = [-int(self._selector[x]) for x in (a, b) if self._selector[x]]
             if guard:
-                solver.append_formula(_exactly_clauses(lits, k, guard))
+                self._add_guarded(lits, k, guard)
             else:
                 _add_exactly(solver, lits, k)
         solver.add_clause([n, -n])  # every cell is a variable of the solver, even with no clue on it
         self.builds += 1
+
+    def _add_guarded(self, lits: list[int], k: int, guard: list[int]) -> None:
+        """Exactly k of lits, binding when every guard literal is false: helper variables h, each
+        true when the guard is off (clause guard + h), fill the slack of two native constraints,
+        at most w of lits + (w - k) helpers, and at most w of their negations + k helpers."""
+        w = len(lits)
+        helpers = list(range(self._next, self._next + max(k, w - k)))
+        self._next += len(helpers)
+        for h in helpers:
+            self._solver.add_clause([*guard, h])
+        if k < w:
+            self._solver.add_atmost(lits + helpers[: w - k], w)
+        if k > 0:
+            self._solver.add_atmost([-x for x in lits] + helpers[:k], w)
 
     def another_without(self, c: int) -> bool:
         """With the clues kept so far and the undecided ones, minus c: is there another solution?
