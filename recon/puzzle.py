@@ -191,8 +191,8 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     """
     if difficulty == "basic" and USE_KERNELS and field.size >= BASIC_KERNEL_CELLS:
         return kernels.remove_clues_basic(field, order, target)
-    if difficulty == "search" and USE_SAT:
-        return _remove_clues_sat(field, order, target)
+    if USE_SAT and (difficulty == "search" or (difficulty == "advanced" and USE_KERNELS)):
+        return _remove_clues_sat(field, order, target, difficulty)
     closure = Closure(field)
     cache: dict = {}
     kept = field.size
@@ -213,20 +213,29 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     return np.array(closure.active, dtype=bool).reshape(field.shape)
 
 
-def _remove_clues_sat(field: np.ndarray, order: np.ndarray, target: int | None) -> np.ndarray:
-    """The search grade's removal loop, every check asked of one incremental SAT solver."""
+def _remove_clues_sat(field: np.ndarray, order: np.ndarray, target: int | None, difficulty: str = "search") -> np.ndarray:
+    """The removal loop with an incremental SAT solver (`sat.SecondSolution`) asked first.
+
+    search: its answer decides. advanced: a second solution without the clue means trimming
+    cannot solve the puzzle either (it is sound), so the clue stays; otherwise compiled trimming
+    decides. Asking SAT first halved advanced generation at 30x30 and 40x40 (3.8 to 1.9 s, 21.6
+    to 10.7 s), since trimming a puzzle it cannot solve was the slowest check (issue 5 note).
+    """
     known = np.ones(field.size, dtype=bool)
     kept = field.size
+    clues = status(field)
     with sat.SecondSolution(field, order) as oracle:
         for c in order:
             if target is not None and kept <= target:
                 break
             c = int(c)
             keep = oracle.another_without(c)
-            oracle.decide(c, keep)
-            if not keep:
+            if not keep and difficulty == "advanced":
                 known[c] = False
-                kept -= 1
+                keep = not kernels.trims_fully(clues, known.reshape(field.shape))
+            oracle.decide(c, keep)
+            known[c] = keep
+            kept -= not keep
     return known.reshape(field.shape)
 
 
