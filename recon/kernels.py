@@ -865,6 +865,12 @@ def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budg
 _compiled = False
 
 
+def loaded() -> bool:
+    """Has this process loaded the compiled kernels already? (Then using them costs nothing
+    more; loading them costs a fresh process 0.6-1 s.)"""
+    return _compiled
+
+
 def _compile() -> None:
     """Replace the kernels by their numba versions (once; numba caches the machine code on disk).
     A kernel calls the others through this module's globals, so all are replaced, callees first."""
@@ -935,8 +941,10 @@ def trim_outcome(
     clues: np.ndarray, known: np.ndarray, *, field: np.ndarray | None = None, removed: int = -1, capacity: int | None = None
 ) -> tuple[str, np.ndarray]:
     """Run trimming's rules compiled: "trimmed" (every cell fixed), "several" (a second
-    solution was found: see below) or "stalled" (trimming does not fix every cell), and the
-    cells fixed (int8 per cell: 0, 1, or -1 open; sound: every solution has those values).
+    solution was found: see below), "stalled" (trimming does not fix every cell) or
+    "contradiction" (the clues have no solution; nothing fixed is reported), and the cells fixed
+    (int8 per cell: 0, 1, or -1 open; sound: every solution has those values). The cells fixed
+    are trim's too (tests compare them).
 
     "trimmed" exactly when `trim.solve(...).verdict is UNIQUE` on a consistent puzzle, without
     the written proof. It is the same answer, not an approximation: the pairwise rules fix the
@@ -966,9 +974,11 @@ def trim_outcome(
     if code == 4:
         result = trim.solve(make_problem(clues, known))
         if result.decided is None:  # a contradiction: no solution, nothing fixed to report
-            return "stalled", np.full(clues.shape, -1, dtype=np.int8)
+            return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
         fixed = np.where(result.decided, result.partial, -1).astype(np.int8)
         return ("trimmed" if result.verdict is Verdict.UNIQUE else "stalled"), fixed
+    if code == 2:
+        return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
     return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
 
 

@@ -221,6 +221,36 @@ def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, sha
         assert {s.tobytes() for s in a.solutions} == {s.tobytes() for s in b.solutions}
 
 
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (6, 8), (8, 6)])
+def test_hybrid_with_compiled_trimming_reports_what_the_python_trimmer_does(monkeypatch, shape):
+    """Once the compiled kernels are loaded, hybrid trims with them: the same verdict, grade,
+    solutions, cells fixed by trimming and reasons, on random clues (many contradictory ones:
+    those go to the Python trimmer, which names the clash) and on fields' partial statuses."""
+    pytest.importorskip("numba")
+    from recon import kernels
+    from recon.engines import hybrid
+
+    kernels._compile()
+    rng = np.random.default_rng(sum(shape) * 3)
+    grades = set()
+    for i in range(60):
+        if i % 2:
+            clues = rng.integers(0, 5, size=shape)
+        else:
+            clues = status(rng.random(shape) < 0.5)
+        problem = make_problem(clues, rng.random(shape) < rng.uniform(0.4, 0.9))
+        monkeypatch.setattr(hybrid, "COMPILED_TRIM", False)
+        python = hybrid.solve(problem, limit=4)
+        monkeypatch.setattr(hybrid, "COMPILED_TRIM", True)
+        compiled = hybrid.solve(problem, limit=4)
+        assert (compiled.verdict, compiled.grade, compiled.count_exact, compiled.reason) == (
+            python.verdict, python.grade, python.count_exact, python.reason), (shape, i)
+        assert keys(compiled.solutions) == keys(python.solutions)
+        assert compiled.stats.get("trimmed") == python.stats.get("trimmed")
+        grades.add((python.verdict, python.grade))
+    assert len(grades) >= 3
+
+
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4), (4, 3)])
 def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
     """MILP decides uniqueness by minimising agreement with the first solution (or a given one):
