@@ -171,9 +171,9 @@ def make_puzzle(
 
 
 def _solves(check, problem: Problem) -> bool:
-    """Run a grade's check; trimming compiled when numba is there (the same answer) and the
-    puzzle is large enough to pay for loading numba's code (TRIM_KERNEL_CELLS)."""
-    if check is is_advanced and USE_KERNELS and problem.cells >= TRIM_KERNEL_CELLS:
+    """Run a grade's check; trimming compiled when numba is there (the same answer) and its
+    code is loaded already or the puzzle is large enough to pay for loading it (TRIM_KERNEL_CELLS)."""
+    if check is is_advanced and USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded()):
         return kernels.trims_fully(problem.clues, problem.known)
     return check(problem)
 
