@@ -9,8 +9,11 @@ Sets:
   up to 30x30: generating those takes longer),
   and an ambiguous variant of each (its first 3 clues dropped).
 
-Per group: median seconds of `solve(engine="auto")` (the hybrid engine leads, MILP checks it;
-SAT decides when hybrid leaves too many cells open), of hybrid alone and backtracking alone (each
+--hybrid-trim compiled loads numba's kernels first, so that hybrid trims compiled (as once a batch
+run has loaded them); the default keeps hybrid's Python trimmer, as a fresh `recon solve` does.
+
+Per group: median seconds of `solve(engine="auto")` (the hybrid engine leads, SAT checks it, MILP
+without python-sat, and decides when trimming stalls), of hybrid alone and backtracking alone (each
 limited by --backtrack-limit, 2 s), MILP alone and SAT alone (if python-sat is installed), all in
 this run, with the verdicts and the grades hybrid reports.
 """
@@ -31,7 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import load_fillapix  # noqa: E402
 
-from recon import make_problem, solve  # noqa: E402
+from recon import kernels, make_problem, solve  # noqa: E402
 from recon.engines import backtrack, hybrid, milp, sat  # noqa: E402
 from recon.puzzle import GenerationFailed, generate_puzzle  # noqa: E402
 from recon.puzzles import read_any_status  # noqa: E402
@@ -87,7 +90,14 @@ def main(argv=None):
     parser.add_argument("--no-published", action="store_true", help="skip the published puzzles")
     parser.add_argument("--backtrack-limit", type=float, default=2.0,
                         help="seconds for backtracking alone (it is the slow engine on sparse puzzles)")
+    parser.add_argument("--hybrid-trim", choices=["python", "compiled"], default="python",
+                        help="python: hybrid trims in Python, as a fresh `recon solve` does; compiled: "
+                             "numba's kernels are loaded first, as in a batch run (needs numba)")
     args = parser.parse_args(argv)
+    if args.hybrid_trim == "compiled":
+        kernels._compile()
+    else:
+        hybrid.COMPILED_TRIM = False  # generating the puzzles below loads the kernels
     print("| set | size | puzzles | auto s | hybrid s | milp s | sat s | backtrack s | milp / hybrid | verdicts | grades |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     published = [make_problem(clues, known) for clues, known, _, _ in load_fillapix().values()]

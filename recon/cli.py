@@ -24,7 +24,7 @@ from .engines.sat import Unavailable
 from .solver import ENGINE_CHOICES, plan, solve
 
 #: From this many cells, making a search-grade puzzle without python-sat takes seconds (2.7 s at
-#: 20x20, 17 s at 30x30; with it 0.55 s and 1.2 s), so the report says how to install it.
+#: 20x20, 17 s at 30x30; with it 0.11 s and 0.31 s), so the report says how to install it.
 SAT_HINT_CELLS = 400
 
 EXIT_UNIQUE = 0

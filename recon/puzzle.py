@@ -6,9 +6,10 @@ without it is still solved by the asked grade's rules:
 - basic: the two single-clue rules alone ("count 0 empties its window", "count = open cells
   fills them");
 - advanced: the trimming engine (pairwise rules and elimination too);
-- search: uniqueness, proved exactly: with python-sat (the `sat` extra), by one incremental SAT
+- search: uniqueness, proved exactly: with python-sat (the `sat` extra), by an incremental SAT
   solver that keeps what it learns from removal to removal (recon.engines.sat.SecondSolution);
-  without it, by trimming, a small search, or MILP.
+  without it, by trimming, a small search, or MILP. With python-sat and numba, advanced asks the
+  same SAT solver first: a second solution settles a removal without trimming.
 
 Each check is incremental (recon.incremental): the single-clue closure is updated, not recomputed,
 and only the groups of open cells that a removal touches are trimmed or searched; for basic, 64
@@ -48,8 +49,9 @@ BASIC_KERNEL_CELLS = 1000
 #: The one trimming check of a search-grade puzzle (is it too easy?) runs compiled from this many
 #: cells: below, Python trimming takes at most about 0.1 s, less than numba's 0.9 s load.
 TRIM_KERNEL_CELLS = 1000
-#: Decide search-grade removals with one incremental SAT solver when python-sat is installed: the
-#: same decisions (uniqueness is a fact, whoever proves it), 10-20x faster (bench/bench_puzzle.py).
+#: Decide search-grade removals with an incremental SAT solver when python-sat is installed: the
+#: same decisions (uniqueness is a fact, whoever proves it), 25-50x faster at 20x20-30x30
+#: (bench/bench_puzzle.py). With numba too, advanced generation asks it first.
 USE_SAT = sat.AVAILABLE
 #: The complete engine that certifies advanced and search puzzles (see certify): SAT when
 #: python-sat is installed, MILP otherwise.
