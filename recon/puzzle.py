@@ -100,9 +100,9 @@ def certify(problem: Problem, difficulty: str, field: np.ndarray | None = None) 
     field (checked against the clues here), the engine only has to prove that no other solution
     exists: one solve instead of two.
 
-    The SAT check is a fresh solver on the final clues alone (Gluecard 4, each clue two native
-    cardinality constraints: `sat.solve`), not the incremental Glucose solver on selector-guarded
-    clauses that decided the removals of a search-grade puzzle. It replaced MILP there because
+    The SAT check is a fresh solver built from the final clues alone (`sat.solve`), not the
+    incremental solvers, with their selectors and batches, that decided the removals of a
+    search-grade puzzle (`sat.SecondSolution`). It replaced MILP there because
     MILP's proof grows fastest with size: 1.2 s at 40x40 and 7.5 s at 60x60 (a third of the
     whole generation) against 0.14 and 0.42 s (bench/bench_puzzle.py, issue 5 note).
     """

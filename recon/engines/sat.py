@@ -23,7 +23,7 @@ Solvers chosen by measurement on generated search puzzles (issue 5 notes): on 20
 10x10 to 50x50, Gluecard 4 took 1.01 s in all, Minicard 1.22 s; Glucose on the direct clausal
 encoding of the clues was slower still, most of it building the clauses in Python. For
 generation, Gluecard 4 with batches beat one Glucose solver holding every clue under a selector
-3x at 60x60 (15 s to 4-5 s of removal checks) and 4x at 100x100 (150 s to 30-37 s).
+3x at 60x60 (15 s to 4-5 s of removal checks) and 4x at 100x100 (about 150 s to 30-45 s).
 """
 
 from __future__ import annotations
@@ -216,16 +216,10 @@ def solve(
         cells, sizes = window_literals(problem.shape)
         for c in np.flatnonzero(problem.known.ravel()):
             lits, k = cells[c, : sizes[c]].tolist(), int(problem.clues.flat[c])
-            if k < len(lits):
-                solver.add_atmost(lits, k)
-            if k > 0:
-                solver.add_atmost([-x for x in lits], len(lits) - k)
+            _add_exactly(solver, lits, k)
             stats["constraints"] += (k < len(lits)) + (k > 0)
         for _, _, lits, k in pairs:
-            if k < len(lits):
-                solver.add_atmost(lits, k)
-            if k > 0:
-                solver.add_atmost([-x for x in lits], len(lits) - k)
+            _add_exactly(solver, lits, k)
         stats["pairs"] = len(pairs)
         if n:
             solver.add_clause([n, -n])  # every cell is a variable of the solver, even with no clue on it
