@@ -46,9 +46,9 @@ LEAD_SEARCH_CELLS = 100
 def checker() -> str:
     """The complete engine that checks hybrid on puzzles, and decides when hybrid does not.
 
-    SAT when python-sat is installed: it was the fastest complete engine on every group of
-    bench/bench_solve_puzzles.py (published puzzles, generated basic to 50x50, advanced and
-    search to 30x30, unique and ambiguous), 3-20x faster than MILP in the same run. MILP otherwise.
+    SAT when python-sat is installed: on every group of bench/bench_solve_puzzles.py (published
+    puzzles, generated basic to 50x50, advanced and search to 50x50, unique and ambiguous) it was
+    2.5-270x faster than MILP in the same run. MILP otherwise.
     """
     return sat.NAME if available(sat.NAME) else milp.NAME
 
