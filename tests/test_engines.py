@@ -251,6 +251,26 @@ def test_hybrid_with_compiled_trimming_reports_what_the_python_trimmer_does(monk
     assert len(grades) >= 3
 
 
+def test_hybrid_keeps_the_python_trimmer_where_the_compiled_matrix_would_be_large(monkeypatch):
+    pytest.importorskip("numba")
+    from recon import kernels
+    from recon.engines import hybrid
+
+    kernels._compile()
+    field = np.random.default_rng(5).random((7, 9)) < 0.5
+    problem = make_problem(status(field), np.random.default_rng(6).random((7, 9)) < 0.5)
+    calls = []
+    real = kernels.trim_outcome
+    monkeypatch.setattr(kernels, "trim_outcome", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(hybrid, "COMPILED_TRIM_MAX_ENTRIES", 0)
+    small_limit = hybrid.solve(problem, limit=4)
+    assert not calls
+    monkeypatch.setattr(hybrid, "COMPILED_TRIM_MAX_ENTRIES", 10**9)
+    large_limit = hybrid.solve(problem, limit=4)
+    assert calls and large_limit.stats["deduced"] < problem.cells  # the single-clue rules left cells open
+    assert keys(small_limit.solutions) == keys(large_limit.solutions) and small_limit.verdict is large_limit.verdict
+
+
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4), (4, 3)])
 def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
     """MILP decides uniqueness by minimising agreement with the first solution (or a given one):

@@ -29,6 +29,9 @@ NAME = "hybrid"
 #: process has loaded them already, as generation or a batch run does: at 50x50, 0.03 s instead
 #: of 0.2 s. A fresh process does not load them for this: that costs 0.6-1 s.
 COMPILED_TRIM = True
+#: ... unless its elimination's dense matrix (clues x open cells, int64) could pass 128 MB: the
+#: Python trimmer works on sparse rows.
+COMPILED_TRIM_MAX_ENTRIES = 16_000_000
 
 
 def deduce(problem: Problem, deadline: float | None = None, stats: dict | None = None):
@@ -40,7 +43,8 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
         return None, "basic", search.describe_conflict(search.conflict)
     grade = "basic"
     open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
-    if open_cells and COMPILED_TRIM and kernels.AVAILABLE and kernels.loaded():
+    small = len(open_cells) * int(problem.known.sum()) <= COMPILED_TRIM_MAX_ENTRIES
+    if open_cells and small and COMPILED_TRIM and kernels.AVAILABLE and kernels.loaded():
         outcome, fixed = kernels.trim_outcome(problem.clues, problem.known)
         if outcome != "contradiction":  # else the Python trimmer below says which clues clash
             return _take_fixed(search, fixed.ravel(), outcome, stats)
