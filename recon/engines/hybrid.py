@@ -41,47 +41,36 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
     search = backtrack._Search(problem)
     if not search.start():
         return None, "basic", search.describe_conflict(search.conflict)
-    grade = "basic"
     open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
-    small = len(open_cells) * int(problem.known.sum()) <= COMPILED_TRIM_MAX_ENTRIES
-    if open_cells and small and COMPILED_TRIM and kernels.AVAILABLE and kernels.loaded():
+    if not open_cells:
+        return search, "basic", None
+    if COMPILED_TRIM and kernels.AVAILABLE and kernels.loaded() and (
+        len(open_cells) * int(problem.known.sum()) <= COMPILED_TRIM_MAX_ENTRIES
+    ):
         outcome, fixed = kernels.trim_outcome(problem.clues, problem.known)
         if outcome != "contradiction":  # else the Python trimmer below says which clues clash
-            return _take_fixed(search, fixed.ravel(), outcome, stats)
-    if open_cells:
-        grade = "advanced"
-        equations = []
-        for k, cells in enumerate(search.clue_cells):
-            if search.free[k]:
-                r, c = search.clue_rc[k]
-                open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
-                equations.append((cell_name(r, c), open_here, search.need[k]))
-        trimmer = trim.Trimmer.on_cells(problem.shape, open_cells, equations)
-        try:
-            trimmer.load()
-            trimmer.run(deadline)
-        except trim.Contradiction as stop:
-            return None, "advanced", stop.step.text
-        except TimeoutError:
-            pass
-        queue: list[int] = []
-        stats["trimmed"] = 0
-        for x in open_cells:
-            v = int(trimmer.value[x])
-            if v >= 0 and search.value[x] == backtrack._UNDECIDED:
-                stats["trimmed"] += 1
-                bad = search.assign(x, v, -1, queue)
-                if bad >= 0:  # never expected: trimming is sound
-                    return None, "advanced", search.describe_conflict(bad)
-        if not search.propagate(queue):  # never expected either
-            return None, "advanced", search.describe_conflict(search.conflict)
-        if not trimmer.is_done:
-            grade = "search"
-    return search, grade, None
+            return _take_fixed(search, fixed.ravel(), outcome == "trimmed", stats)
+    equations = []
+    for k, cells in enumerate(search.clue_cells):
+        if search.free[k]:
+            r, c = search.clue_rc[k]
+            open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
+            equations.append((cell_name(r, c), open_here, search.need[k]))
+    trimmer = trim.Trimmer.on_cells(problem.shape, open_cells, equations)
+    try:
+        trimmer.load()
+        trimmer.run(deadline)
+    except trim.Contradiction as stop:
+        return None, "advanced", stop.step.text
+    except TimeoutError:
+        pass
+    return _take_fixed(search, trimmer.value, trimmer.is_done, stats)
 
 
-def _take_fixed(search, fixed, outcome: str, stats: dict):
-    """deduce's result from compiled trimming's cells: the same cells as the Python trimmer's."""
+def _take_fixed(search, fixed, done: bool, stats: dict):
+    """deduce's result from the cells trimming fixed (fixed >= 0; the compiled trimmer fixes the
+    same cells as the Python one): each is set in the search state and propagated; the grade is
+    advanced when trimming fixed every cell, search when it stalled."""
     queue: list[int] = []
     stats["trimmed"] = 0
     for x in np.flatnonzero(fixed >= 0).tolist():
@@ -92,7 +81,7 @@ def _take_fixed(search, fixed, outcome: str, stats: dict):
                 return None, "advanced", search.describe_conflict(bad)
     if not search.propagate(queue):  # never expected either
         return None, "advanced", search.describe_conflict(search.conflict)
-    return search, ("advanced" if outcome == "trimmed" else "search"), None
+    return search, ("advanced" if done else "search"), None
 
 
 def solve(
