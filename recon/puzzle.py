@@ -225,8 +225,8 @@ def _remove_clues_sat(field: np.ndarray, order: np.ndarray, target: int | None, 
     """
     known = np.ones(field.size, dtype=bool)
     kept = field.size
-    clues = status(field)
     with sat.SecondSolution(field, order) as oracle:
+        clues = oracle.clues.reshape(field.shape)
         for c in order:
             if target is not None and kept <= target:
                 break

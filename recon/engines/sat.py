@@ -34,7 +34,7 @@ import time
 
 import numpy as np
 
-from ..model import Problem, cell_name, impossible_clue_reason
+from ..model import Problem, cell_name, impossible_clue_reason, status
 from ..result import ReconError, Result, Verdict
 
 NAME = "sat"
@@ -68,30 +68,6 @@ def _new_solver(name: str):
     return Solver(name=name)
 
 
-def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Return (cells, sizes): for every cell in row-major order, the literals (cell index + 1) of
-    its window, in row-major order, padded with 0, and how many there are."""
-    rows, cols = shape
-    r, c = np.divmod(np.arange(rows * cols), cols)
-    out = np.zeros((rows * cols, 9), dtype=np.int64)
-    j = 0
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            rr, cc = r + dr, c + dc
-            ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
-            out[ok, j] = rr[ok] * cols + cc[ok] + 1
-            j += 1
-    sizes = (out > 0).sum(axis=1)
-    # pack the cells of each window to the left, keeping their row-major order
-    order = np.argsort(out == 0, axis=1, kind="stable")
-    return np.take_along_axis(out, order, axis=1), sizes
-
-
-#: The clue pairs whose difference `clue_pairs` adds, as offsets (rows, cols) from the first clue:
-#: the neighbours to the right, below, and on both diagonals below.
-PAIR_OFFSETS = ((0, 1), (1, 0), (1, 1), (1, -1))
-
-
 def window_grid(shape: tuple[int, int]) -> np.ndarray:
     """Return, for every cell in row-major order, the literals (cell index + 1) of its window as a
     3x3 block in place (position [i, j] is the cell i - 1 rows down, j - 1 columns right), 0
@@ -105,6 +81,21 @@ def window_grid(shape: tuple[int, int]) -> np.ndarray:
             ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
             out[ok, i, j] = rr[ok] * cols + cc[ok] + 1
     return out
+
+
+def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Return (cells, sizes): for every cell in row-major order, the literals (cell index + 1) of
+    its window, in row-major order, padded with 0, and how many there are."""
+    out = window_grid(shape).reshape(-1, 9)
+    sizes = (out > 0).sum(axis=1)
+    # pack the cells of each window to the left, keeping their row-major order
+    order = np.argsort(out == 0, axis=1, kind="stable")
+    return np.take_along_axis(out, order, axis=1), sizes
+
+
+#: The clue pairs whose difference `clue_pairs` adds, as offsets (rows, cols) from the first clue:
+#: the neighbours to the right, below, and on both diagonals below.
+PAIR_OFFSETS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, offsets=PAIR_OFFSETS):
@@ -283,8 +274,6 @@ class SecondSolution:
     """
 
     def __init__(self, field: np.ndarray, order, batch: int | None = None):
-        from ..model import status
-
         self.field = np.asarray(field, dtype=bool)
         self.shape = self.field.shape
         n = self.field.size
@@ -299,7 +288,6 @@ class SecondSolution:
         self._solver = None
         self._selector = np.zeros(n, dtype=np.int64)  # per clue in the batch: its selector, else 0
         self._members = np.zeros(0, dtype=np.int64)
-        self.questions = 0
         self.builds = 0
 
     def _build(self, c: int) -> None:
@@ -318,8 +306,8 @@ class SecondSolution:
         plain = present & (self._selector == 0)
         for k in np.flatnonzero(plain).tolist():
             _add_exactly(solver, cells[k, : sizes[k]].tolist(), int(self.clues[k]))
-        for c in self._members.tolist():
-            self._add_guarded(cells[c, : sizes[c]].tolist(), int(self.clues[c]), [-int(self._selector[c])])
+        for m in self._members.tolist():
+            self._add_guarded(cells[m, : sizes[m]].tolist(), int(self.clues[m]), [-int(self._selector[m])])
         for a, b, lits, k in self._pairs:
             if not (present[a] and present[b]):
                 continue
@@ -355,7 +343,6 @@ class SecondSolution:
             raise ValueError(f"clue {c} is decided already")
         if self._solver is None or not self._selector[c]:
             self._build(c)
-        self.questions += 1
         switch = self._next
         self._next += 1
         window = self._cells[c, : self._sizes[c]]
