@@ -241,34 +241,47 @@ def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shap
     assert compared == 3
 
 
+def _compare_removal_paths(monkeypatch, shape, difficulty, starts, densities, seeds, fast, slow):
+    """On the first 3 seeded fields whose full status `starts` accepts, remove clues in a random
+    order with puzzle's flags set as in `fast`, then as in `slow`, and assert that both keep the
+    same clues. Returns (fields compared, clues the paths removed)."""
+    from recon import puzzle as puzzle_module
+    from recon.generate import random_field
+
+    compared = removed = 0
+    for seed in range(seeds):
+        if compared == 3:
+            break
+        rng = np.random.default_rng(seed)
+        field = random_field(*shape, int(rng.integers(*densities)), rng)
+        if not starts(make_problem(status(field))):
+            continue
+        order = rng.permutation(field.size)
+        kept = []
+        for flags in (fast, slow):
+            for name, value in flags.items():
+                monkeypatch.setattr(puzzle_module, name, value)
+            kept.append(puzzle_module._remove_clues(field, order, difficulty, None))
+        assert np.array_equal(kept[0], kept[1]), (shape, seed)
+        compared += 1
+        removed += int((~kept[0]).sum())
+    return compared, removed
+
+
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
 def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
     """Search generation by the incremental SAT solver keeps exactly the clues the Python path
     (group-wise exact search and MILP, no numba) keeps: same seed, same puzzle."""
     from recon import puzzle as puzzle_module
     from recon.engines import sat
-    from recon.generate import random_field
 
     if not sat.AVAILABLE:
         pytest.skip("python-sat is not installed")
     monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
-    low, high = (5, 35) if min(shape) == 2 else (25, 75)  # 2 x k: dense fields are rarely unique
-    compared = removed = 0
-    for seed in range(200):
-        if compared == 3:
-            break
-        rng = np.random.default_rng(seed)
-        field = random_field(*shape, int(rng.integers(low, high)), rng)
-        if not puzzle_module.is_unique(make_problem(status(field))):
-            continue
-        order = rng.permutation(field.size)
-        monkeypatch.setattr(puzzle_module, "USE_SAT", True)
-        by_sat = puzzle_module._remove_clues(field, order, "search", None)
-        monkeypatch.setattr(puzzle_module, "USE_SAT", False)
-        python = puzzle_module._remove_clues(field, order, "search", None)
-        assert np.array_equal(by_sat, python), (shape, seed)
-        compared += 1
-        removed += int((~by_sat).sum())
+    densities = (5, 35) if min(shape) == 2 else (25, 75)  # 2 x k: dense fields are rarely unique
+    compared, removed = _compare_removal_paths(
+        monkeypatch, shape, "search", puzzle_module.is_unique, densities, 200, {"USE_SAT": True}, {"USE_SAT": False}
+    )
     assert compared == 3 and removed > 0
 
 
@@ -278,29 +291,15 @@ def test_sat_first_advanced_removal_makes_the_exact_decisions(monkeypatch, shape
     Python path (incremental closure and group-wise trimming, no numba, no SAT) keeps."""
     from recon import puzzle as puzzle_module
     from recon.engines import sat
-    from recon.generate import random_field
 
     if not (sat.AVAILABLE and puzzle_module.kernels.AVAILABLE):
         pytest.skip("needs python-sat and numba")
-    low, high = (5, 35) if min(shape) == 2 else (20, 70)  # 2 x k: dense fields are rarely unique
-    compared = removed = 0
-    for seed in range(400):
-        if compared == 3:
-            break
-        rng = np.random.default_rng(seed)
-        field = random_field(*shape, int(rng.integers(low, high)), rng)
-        if not puzzle_module.is_advanced(make_problem(status(field))):
-            continue
-        order = rng.permutation(field.size)
-        monkeypatch.setattr(puzzle_module, "USE_SAT", True)
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", True)
-        fast = puzzle_module._remove_clues(field, order, "advanced", None)
-        monkeypatch.setattr(puzzle_module, "USE_SAT", False)
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
-        python = puzzle_module._remove_clues(field, order, "advanced", None)
-        assert np.array_equal(fast, python), (shape, seed)
-        compared += 1
-        removed += int((~fast).sum())
+    densities = (5, 35) if min(shape) == 2 else (20, 70)  # 2 x k: dense fields are rarely unique
+    fast = {"USE_SAT": True, "USE_KERNELS": True}
+    slow = {"USE_SAT": False, "USE_KERNELS": False}
+    compared, removed = _compare_removal_paths(
+        monkeypatch, shape, "advanced", puzzle_module.is_advanced, densities, 400, fast, slow
+    )
     assert compared == 3 and removed > 0
 
 
