@@ -6,6 +6,12 @@ Each row: median seconds to a certified minimal puzzle at P = 50 %, the median f
 kept, how many seeds produced a puzzle, the grade `trim` (what `recon explain` prints) gives each
 puzzle, and how many removal orders were tried (an order is retried when the result is easier
 than asked). --only basic --sizes 60 runs one difficulty.
+
+    python bench/bench_puzzle.py --only search --sizes 60 100 --local-ab
+
+--local-ab times search generation with and without the tile solvers of `sat.LocalWitness`,
+back to back for each seed (in alternating order), and prints both medians and the median of the
+per-seed ratios: the same puzzles either way (checked here too), so only the time differs.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from collections import Counter
 import numpy as np
 
 from recon import make_problem
-from recon.engines import trim
+from recon.engines import sat, trim
 from recon.puzzle import DIFFICULTIES, GenerationFailed, generate_puzzle
 
 
@@ -28,7 +34,10 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--p", type=float, default=50)
     parser.add_argument("--only", choices=DIFFICULTIES, nargs="+", default=list(DIFFICULTIES))
+    parser.add_argument("--local-ab", action="store_true", help="search only: with and without sat.LocalWitness")
     args = parser.parse_args(argv)
+    if args.local_ab:
+        return local_ab(args)
     print("| size | difficulty | median s | median clue fraction | puzzles | grades (explain) | orders tried |")
     print("|---|---|---|---|---|---|---|")
     for n in args.sizes:
@@ -48,6 +57,29 @@ def main(argv=None):
                 tries.append(puzzle.tries)
             frac = f"{statistics.median(fractions):.1%}" if fractions else "-"
             print(f"| {n}x{n} | {difficulty} | {statistics.median(times):.2f} | {frac} | {made}/{args.seeds} | {dict(grades)} | {tries} |", flush=True)
+
+
+def local_ab(args):
+    """Search generation with the tile solvers (from every size) and without them, per seed."""
+    print("| size | with tiles, median s | without, median s | median ratio without/with | seeds |")
+    print("|---|---|---|---|---|")
+    default = sat.LOCAL_MIN_CELLS
+    for n in args.sizes:
+        times = {True: [], False: []}
+        ratios = []
+        for seed in range(args.seeds):
+            made = {}
+            for local in ((True, False) if seed % 2 == 0 else (False, True)):
+                sat.LOCAL_MIN_CELLS = 0 if local else n * n + 1
+                start = time.perf_counter()
+                made[local] = generate_puzzle(n, n, args.p, np.random.default_rng(seed), difficulty="search")
+                times[local].append(time.perf_counter() - start)
+            sat.LOCAL_MIN_CELLS = default
+            if not np.array_equal(made[True].known, made[False].known):
+                raise SystemExit(f"different puzzles with and without tiles at {n}x{n}, seed {seed}")
+            ratios.append(times[False][-1] / times[True][-1])
+        print(f"| {n}x{n} | {statistics.median(times[True]):.2f} | {statistics.median(times[False]):.2f} | "
+              f"{statistics.median(ratios):.2f} | {args.seeds} |", flush=True)
 
 
 if __name__ == "__main__":

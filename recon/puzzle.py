@@ -8,8 +8,10 @@ without it is still solved by the asked grade's rules:
 - advanced: the trimming engine (pairwise rules and elimination too);
 - search: uniqueness, proved exactly: with python-sat (the `sat` extra), by an incremental SAT
   solver that keeps what it learns from removal to removal (recon.engines.sat.SecondSolution);
-  without it, by trimming, a small search, or MILP. With python-sat and numba, advanced asks the
-  same SAT solver first: a second solution settles a removal without trimming.
+  on large grids, small solvers over tiles of the grid are asked first for a second solution
+  near the clue; without python-sat, by trimming, a small search, or MILP. With python-sat and
+  numba, advanced asks the same SAT solver first: a second solution settles a removal without
+  trimming.
 
 Each check is incremental (recon.incremental): the single-clue closure is updated, not recomputed,
 and only the groups of open cells that a removal touches are trimmed or searched; for basic, 64

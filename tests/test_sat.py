@@ -9,7 +9,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from recon import Verdict, make_problem, status
+from recon import Verdict, is_solution, make_problem, status
 from recon import solver as solving
 from recon.cli import main
 from recon.engines import backtrack, sat
@@ -255,3 +255,86 @@ def test_second_solution_takes_decisions_made_without_asking_it():
             oracle.decide(c, keep)
             known[c] = keep
         assert 0 < known.sum() < field.size
+
+
+def _tiny_tiles(monkeypatch, core=2, margin=1):
+    """Tiles of core x core clues with `margin` cells around, asked about every clue."""
+    monkeypatch.setattr(sat, "LOCAL_MIN_KEEPS", 0)
+    monkeypatch.setattr(sat, "TILE_CORE", core)
+    monkeypatch.setattr(sat, "TILE_MARGIN", margin)
+
+
+@needs_sat
+@pytest.mark.parametrize("shape", [(1, 13), (13, 1), (2, 11), (5, 9), (9, 6)])
+def test_local_witnesses_answer_as_counting_from_scratch(monkeypatch, shape):
+    """With tiles asked first (every question), the answers still equal a complete count along
+    the removal path; every local witness is a second solution of the clues in force without
+    the clue asked about, differing from the field in its window; some questions were answered
+    by a tile and some by the whole grid."""
+    _tiny_tiles(monkeypatch)
+    rng = np.random.default_rng(shape[0] * 100 + shape[1])
+    local_answers = whole_grid_answers = 0
+    for _ in range(200):
+        field = rng.random(shape) < rng.uniform(0.2, 0.6)
+        clues = status(field)
+        if backtrack.solve(make_problem(clues), limit=2).verdict is not Verdict.UNIQUE:
+            continue
+        known = np.ones(field.size, dtype=bool)
+        order = rng.permutation(field.size)
+        with sat.SecondSolution(field, order, batch=5, local=True) as oracle:
+            for c in order:
+                c = int(c)
+                fewer = known.copy()
+                fewer[c] = False
+                problem = make_problem(clues, fewer.reshape(shape))
+                expected = backtrack.solve(problem, limit=2).verdict is Verdict.MULTIPLE
+                other = oracle.local.witness(c)
+                if other is not None:
+                    assert is_solution(other, problem) and not np.array_equal(other, field)
+                    r, q = divmod(c, shape[1])
+                    near = np.zeros(shape, dtype=bool)
+                    near[max(r - 1, 0) : r + 2, max(q - 1, 0) : q + 2] = True
+                    assert (other != field)[near].any()
+                found_before = oracle.local_found
+                answer = oracle.another_without(c)
+                assert answer == expected, (shape, c)
+                local_answers += oracle.local_found - found_before
+                whole_grid_answers += answer and oracle.local_found == found_before
+                oracle.decide(c, answer)
+                known[c] = answer
+        if local_answers and whole_grid_answers:
+            break
+    assert local_answers and whole_grid_answers
+
+
+@needs_sat
+def test_local_witnesses_change_no_decision(monkeypatch):
+    """A removal path on a 17 x 23 grid (tiles of 3 x 3 clues, stale tiles rebuilt) decides every
+    clue as the whole-grid solver alone does."""
+    field = random_field(17, 23, 50, np.random.default_rng(5))
+    order = np.random.default_rng(6).permutation(field.size)
+    paths = {}
+    for local in (False, True):
+        if local:
+            _tiny_tiles(monkeypatch, core=3, margin=2)
+        with sat.SecondSolution(field, order, local=local) as oracle:
+            for c in order:
+                c = int(c)
+                oracle.decide(c, oracle.another_without(c))
+            paths[local] = oracle.state.copy()
+            if local:  # 6 x 8 tiles: more builds than that means stale tiles were rebuilt
+                assert oracle.local_found > 0 and oracle.local.builds > 6 * 8
+    assert np.array_equal(paths[False], paths[True])
+
+
+@needs_sat
+def test_a_local_witness_that_is_not_a_second_solution_is_an_error():
+    field = np.zeros((4, 5), dtype=bool)
+    field[1, 2] = True
+    witness = sat.LocalWitness(field, status(field).ravel(), np.full(field.size, -1, dtype=np.int8))
+    with pytest.raises(RuntimeError, match="not a second solution"):
+        witness._check(field.copy(), 7, (0, 4, 0, 5))  # the field itself: it does not differ
+    moved = np.zeros_like(field)
+    moved[1, 3] = True
+    with pytest.raises(RuntimeError, match="not a second solution"):
+        witness._check(moved, 7, (0, 4, 0, 5))  # differs near clue 7, but breaks other clues
