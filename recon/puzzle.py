@@ -22,9 +22,14 @@ loop whole; for advanced, trimming itself; for search, trimming proves a removal
 unique and a short search near the clue finds a second solution, leaving the exact search or
 MILP only the removals neither decides.
 
-Removing a clue never makes a puzzle easier (fewer equations allow no more deductions and no
-fewer solutions), so one pass over the clues in random order leaves a puzzle from which no single
-clue can be removed: minimal, and checked exhaustively. A grade is exact when the next weaker rule
+Minimal means that no single clue can be removed, checked exhaustively. For basic and search, one
+pass over the clues in random order gives that: a removal never helps the single-clue rules (each
+needs its own clue) and never removes a solution, so a clue that could not go when it was tried
+cannot go later either. Trimming is not monotone that way: elimination bounds the rows of a
+reduced form, and one equation fewer changes those rows, so it can fix cells it could not fix with
+the equation (on random partial puzzles of 8x11, a case turned up within a few dozen tries; on 40x40
+removal paths, about once in a thousand checks). So advanced puzzles get more passes over the kept
+clues until one removes none (`_remove_clues_advanced`). A grade is exact when the next weaker rule
 set does not solve the result; orders are retried until it does not. The final puzzle is certified
 unique by a complete engine before it is returned.
 """
@@ -156,7 +161,11 @@ def make_puzzle(
     if not solved:
         raise GenerationFailed(f"the full status of this field is not solved by the {difficulty} rules")
     for attempt in range(1, tries + 1):
-        known = _remove_clues(field, rng.permutation(clues.size), difficulty, target)
+        order = rng.permutation(clues.size)
+        if difficulty == "advanced" and target is None:
+            known, _ = _remove_clues_advanced(field, order)
+        else:
+            known = _remove_clues(field, order, difficulty, target)
         minimal = target is None or known.sum() > target
         problem = make_problem(clues, known)
         if weaker is not None and _solves(weaker, problem):
@@ -182,7 +191,25 @@ def _solves(check, problem: Problem) -> bool:
     return check(problem)
 
 
-def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target: int | None) -> np.ndarray:
+def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
+    """Remove clues to an advanced puzzle that is minimal, and the number of passes it took.
+
+    Trimming is not monotone (see the module docstring): a clue kept because trimming failed
+    without it may become removable once others have gone. So after the first pass, pass over the
+    kept clues again, in the same order, until a pass removes none. A later pass is cheap: with
+    python-sat, most kept clues are settled by a second solution, and only the others are trimmed.
+    """
+    known = _remove_clues(field, order, "advanced", None)
+    passes = 1
+    while True:
+        again = _remove_clues(field, order, "advanced", None, known)
+        passes += 1
+        if again.sum() == known.sum():
+            return known, passes
+        known = again
+
+
+def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target: int | None, known: np.ndarray | None = None) -> np.ndarray:
     """Try removing each clue in order; keep it when the puzzle without it fails the grade's check.
 
     The answer is the same as re-checking the whole puzzle after every removal, but each check
@@ -192,15 +219,19 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     removal); a removal that fails there fails later too (clues only go), so only the ones that
     pass are replayed one by one. With numba, that basic loop runs compiled (`recon.kernels`), with
     the same decisions.
+
+    known: start from these clues (the clues not in it are gone already; for another pass).
     """
+    if known is not None and difficulty == "basic":
+        raise ValueError("the basic removal loop starts from every clue")
     if difficulty == "basic" and USE_KERNELS and field.size >= BASIC_KERNEL_CELLS:
         return kernels.remove_clues_basic(field, order, target)
     if USE_SAT and (difficulty == "search" or (difficulty == "advanced" and USE_KERNELS)):
-        return _remove_clues_sat(field, order, target, difficulty)
-    closure = Closure(field)
+        return _remove_clues_sat(field, order, target, difficulty, known)
+    closure = Closure(field, None if known is None else known.ravel())
     cache: dict = {}
-    kept = field.size
-    order = [int(c) for c in order]
+    kept = int(sum(closure.active))
+    order = [int(c) for c in order if closure.active[int(c)]]
     for first in range(0, len(order), LANES):
         batch = order[first : first + LANES]
         hopeful = _screen(closure, field, batch) if difficulty == "basic" else [True] * len(batch)
@@ -217,7 +248,9 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     return np.array(closure.active, dtype=bool).reshape(field.shape)
 
 
-def _remove_clues_sat(field: np.ndarray, order: np.ndarray, target: int | None, difficulty: str = "search") -> np.ndarray:
+def _remove_clues_sat(
+    field: np.ndarray, order: np.ndarray, target: int | None, difficulty: str = "search", known: np.ndarray | None = None
+) -> np.ndarray:
     """The removal loop with an incremental SAT solver (`sat.SecondSolution`) asked first.
 
     search: its answer decides. advanced: a second solution without the clue means trimming
@@ -225,14 +258,18 @@ def _remove_clues_sat(field: np.ndarray, order: np.ndarray, target: int | None, 
     decides. Asking SAT first halved advanced generation at 30x30 and 40x40 (3.8 to 1.9 s, 21.6
     to 10.7 s), since trimming a puzzle it cannot solve was the slowest check (issue 5 note).
     """
-    known = np.ones(field.size, dtype=bool)
-    kept = field.size
+    known = np.ones(field.size, dtype=bool) if known is None else known.ravel().copy()
+    kept = int(known.sum())
     with sat.SecondSolution(field, order) as oracle:
         clues = oracle.clues.reshape(field.shape)
+        for c in np.flatnonzero(~known).tolist():
+            oracle.decide(c, False)  # gone before this pass
         for c in order:
             if target is not None and kept <= target:
                 break
             c = int(c)
+            if not known[c]:
+                continue
             keep = oracle.another_without(c)
             if not keep and difficulty == "advanced":
                 known[c] = False

@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pytest
 
-from recon import Verdict, make_problem, parse_status, status
+from recon import Verdict, make_problem, parse_status, random_field, status
 from recon.cli import main
 from recon.engines import backtrack, sat, trim
 from recon.puzzle import CHECKS, generate_puzzle, parse_clue_target
@@ -368,3 +368,39 @@ def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, advanced_puz
         assert kernels.trims_fully(puzzle.clues, puzzle.known) == reference
         verdicts.append(reference)
     assert not all(verdicts)  # the limit mattered (with 3000 every one is solved)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_advanced_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
+    """Trimming is not monotone, so one pass can leave an advanced puzzle with a clue that could
+    go (here, on a 9 x 13 field: r2c5 could go after the first pass); more passes remove it, and
+    then no clue can go (checked by trimming each one away, with the Python trimmer). The same
+    with the SAT and compiled paths and with the pure Python one."""
+    from recon import puzzle as puzzle_module
+    from recon.puzzle import _remove_clues, _remove_clues_advanced
+
+    if fast and not (sat.AVAILABLE and puzzle_module.USE_KERNELS):
+        pytest.skip("needs python-sat and numba")
+    if not fast:
+        monkeypatch.setattr(puzzle_module, "USE_SAT", False)
+        monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
+    rng = np.random.default_rng(6)
+    field = random_field(9, 13, 50, rng)
+    order = rng.permutation(field.size)
+    clues = status(field)
+
+    def removable(known):
+        out = []
+        for r, c in np.argwhere(known):
+            fewer = known.copy()
+            fewer[r, c] = False
+            if trim.solve(make_problem(clues, fewer)).verdict is Verdict.UNIQUE:
+                out.append((int(r), int(c)))
+        return out
+
+    first = _remove_clues(field, order, "advanced", None)
+    known, passes = _remove_clues_advanced(field, order)
+    assert removable(first) == [(1, 4)]
+    assert passes == 3 and known.sum() == first.sum() - 1
+    assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
+    assert removable(known) == []
