@@ -369,9 +369,14 @@ class LocalWitness:
         solver, r0, r1, c0, c1 = tile["solver"], *tile["bounds"]
         switch = tile["next"]
         tile["next"] += 1
-        window = self._grid[c][self._grid[c] > 0]
-        lits = self._local(window, tile["bounds"])
-        solver.add_clause([-switch, *np.where(self._mine[window] == 1, -lits, lits).tolist()])
+        rows, cols = self.shape
+        r, q = divmod(c, cols)
+        differs = []  # a cell of c's window (all in the tile) differs from the field
+        for y in range(max(r - 1, 0), min(r + 2, rows)):
+            for x in range(max(q - 1, 0), min(q + 2, cols)):
+                v = (y - r0) * (c1 - c0) + (x - c0) + 1
+                differs.append(-v if self._mine[y * cols + x + 1] else v)
+        solver.add_clause([-switch, *differs])
         assumptions = [switch, -tile["selector"][c], *(v for k, v in tile["selector"].items() if k != c)]
         found = solver.solve(assumptions=assumptions)
         model = solver.get_model() if found else None
