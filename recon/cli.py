@@ -628,7 +628,9 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             stderr.write(f"recon: {err}\n")
             return EXIT_UNDECIDED
         field, clues, known = puzzle.field, puzzle.clues, puzzle.known
-        kind = "minimal: no remaining clue can be removed (every clue was tried)" if puzzle.minimal else f"stopped at {args.clues} clues"
+        kind = "minimal: no remaining clue can be removed (every clue was tried" + (
+            f"; {puzzle.passes} passes, until one removed none)" if puzzle.passes > 1 else ")"
+        ) if puzzle.minimal else f"stopped at {args.clues} clues"
         stderr.write(
             f"puzzle {args.rows}x{args.cols}: {puzzle.clue_count} of {clues.size} clues "
             f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by {puzzle.certificate}; "

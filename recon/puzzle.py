@@ -81,6 +81,7 @@ class Puzzle:
     tries: int
     seconds: float
     certificate: str  # the complete engine that proved the answer unique
+    passes: int = 1  # passes over the clues (advanced, minimal: until one removes none)
 
     @property
     def clue_count(self) -> int:
@@ -162,8 +163,9 @@ def make_puzzle(
         raise GenerationFailed(f"the full status of this field is not solved by the {difficulty} rules")
     for attempt in range(1, tries + 1):
         order = rng.permutation(clues.size)
+        passes = 1
         if difficulty == "advanced" and target is None:
-            known, _ = _remove_clues_advanced(field, order)
+            known, passes = _remove_clues_advanced(field, order)
         else:
             known = _remove_clues(field, order, difficulty, target)
         minimal = target is None or known.sum() > target
@@ -176,7 +178,7 @@ def make_puzzle(
         certificate = certify(problem, difficulty, field) if solved else None
         if certificate is None:
             raise GenerationFailed("internal check failed: the puzzle is not proved unique")  # never expected
-        return Puzzle(clues, known, field, difficulty, minimal, attempt, time.perf_counter() - start, certificate)
+        return Puzzle(clues, known, field, difficulty, minimal, attempt, time.perf_counter() - start, certificate, passes)
     raise GenerationFailed(
         f"no {difficulty} puzzle found in {tries} orders of clue removal (every result was easier); "
         "try another seed, size or density"
