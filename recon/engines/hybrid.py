@@ -56,15 +56,22 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
             r, c = search.clue_rc[k]
             open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
             equations.append((cell_name(r, c), open_here, search.need[k]))
-    trimmer = trim.Trimmer.on_cells(problem.shape, open_cells, equations)
-    try:
-        trimmer.load()
-        trimmer.run(deadline)
-    except trim.Contradiction as stop:
-        return None, "advanced", stop.step.text
-    except TimeoutError:
-        pass
-    return _take_fixed(search, trimmer.value, trimmer.is_done, stats)
+    for written in (False, True):
+        # without the written proof first (elimination keeps its reduced form between rounds:
+        # the same cells, faster); with it only to say which clues clash
+        trimmer = trim.Trimmer.on_cells(problem.shape, open_cells, equations)
+        trimmer.trace = written
+        try:
+            trimmer.load()
+            trimmer.run(deadline)
+        except trim.Contradiction as stop:
+            if written:
+                return None, "advanced", stop.step.text
+            continue
+        except TimeoutError:
+            pass
+        return _take_fixed(search, trimmer.value, trimmer.is_done, stats)
+    return None, "advanced", "the clues contradict each other"  # never reached: the written run raises
 
 
 def _take_fixed(search, fixed, done: bool, stats: dict):
