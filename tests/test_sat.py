@@ -331,7 +331,10 @@ def test_local_witnesses_change_no_decision(monkeypatch):
 def test_a_local_witness_that_is_not_a_second_solution_is_an_error():
     field = np.zeros((4, 5), dtype=bool)
     field[1, 2] = True
-    witness = sat.LocalWitness(field, status(field).ravel(), np.full(field.size, -1, dtype=np.int8))
+    state = np.full(field.size, -1, dtype=np.int8)
+    with pytest.raises(ValueError, match="margin of at least 1"):
+        sat.LocalWitness(field, status(field).ravel(), state, core=2, margin=0)
+    witness = sat.LocalWitness(field, status(field).ravel(), state)
     with pytest.raises(RuntimeError, match="not a second solution"):
         witness._check(field.copy(), 7, (0, 4, 0, 5))  # the field itself: it does not differ
     moved = np.zeros_like(field)

@@ -309,6 +309,8 @@ class LocalWitness:
         self.state = state  # flat, shared: -1 undecided, 0 removed, 1 kept
         self.core = TILE_CORE if core is None else core
         self.margin = TILE_MARGIN if margin is None else margin
+        if self.core < 1 or self.margin < 1:  # a clue's window must lie in its tile
+            raise ValueError(f"tiles need a core and a margin of at least 1, got {self.core} and {self.margin}")
         self._grid = window_grid(self.shape).reshape(-1, 9)
         self._mine = np.concatenate([[0], self.field.ravel().astype(np.int64)])  # by literal
         self._tiles: dict[tuple[int, int], dict] = {}
