@@ -544,8 +544,8 @@ def _no_solution(text: str) -> Contradiction:
 
 class _Reduced:
     """A reduced row echelon form of 0/1 equations (rows: {cell: coefficient}, right side), kept
-    reduced as cells are fixed. Rows are not scaled as `_eliminate` scales them: bounds do not
-    depend on a row's scale."""
+    reduced as cells are fixed. A row that only loses cells is not rescaled as `_eliminate`
+    scales rows: bounds do not depend on a row's scale."""
 
     def __init__(self, rows):
         self.rows: list[dict[int, int]] = []
@@ -582,24 +582,8 @@ class _Reduced:
                     self.changed.add(i)
 
     def _clear(self, i: int, r: int, col: int) -> None:
-        """Take row r's multiple from row i so that row i's entry in col is 0."""
-        ri, rr = self.rows[i], self.rows[r]
-        a, p = ri[col], rr[col]
-        g = gcd(a, p)
-        a, p = a // g, p // g
-        out = dict(ri) if p == 1 else {c: w * p for c, w in ri.items()}
-        for c, w in rr.items():
-            x = out.get(c, 0) - a * w
-            if x:
-                out[c] = x
-            else:
-                del out[c]
-        rhs = self.rhs[i] * p - a * self.rhs[r]
-        g = gcd(*out.values(), rhs)
-        if g > 1:
-            out = {c: w // g for c, w in out.items()}
-            rhs //= g
-        self.rows[i], self.rhs[i] = out, rhs
+        """Take row r's multiple from row i so that row i's entry in col is 0 (`_combine`)."""
+        self.rows[i], self.rhs[i], _ = _combine(self.rows[i], self.rhs[i], 0, (self.rows[r], self.rhs[r], 0), col)
 
     def bound_changed(self) -> dict[int, int]:
         """Bound the rows changed since the last call; return the cells they fix."""
