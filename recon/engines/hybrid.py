@@ -56,22 +56,29 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
             r, c = search.clue_rc[k]
             open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
             equations.append((cell_name(r, c), open_here, search.need[k]))
-    for written in (False, True):
-        # without the written proof first (elimination keeps its reduced form between rounds:
-        # the same cells, faster); with it only to say which clues clash
-        trimmer = trim.Trimmer.on_cells(problem.shape, open_cells, equations)
-        trimmer.trace = written
-        try:
-            trimmer.load()
-            trimmer.run(deadline)
-        except trim.Contradiction as stop:
-            if written:
-                return None, "advanced", stop.step.text
-            continue
-        except TimeoutError:
-            pass
-        return _take_fixed(search, trimmer.value, trimmer.is_done, stats)
-    return None, "advanced", "the clues contradict each other"  # never reached: the written run raises
+    # without the written proof (elimination keeps its reduced form between rounds: the same
+    # cells, faster); on a contradiction, again with it, which names the clues that clash
+    trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=False)
+    if trimmer is None:
+        trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=True)
+        if isinstance(trimmer, str):
+            return None, "advanced", trimmer
+    return _take_fixed(search, trimmer.value, trimmer.is_done, stats)
+
+
+def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
+    """Trim the open cells to the fixpoint or the deadline; on a contradiction, None (without
+    the written proof) or the text that names the clash (with it)."""
+    trimmer = trim.Trimmer.on_cells(shape, open_cells, equations)
+    trimmer.trace = written
+    try:
+        trimmer.load()
+        trimmer.run(deadline)
+    except trim.Contradiction as stop:
+        return stop.step.text if written else None
+    except TimeoutError:
+        pass
+    return trimmer
 
 
 def _take_fixed(search, fixed, done: bool, stats: dict):
