@@ -465,8 +465,9 @@ class SecondSolution:
     local (default: grids of LOCAL_MIN_CELLS cells or more): ask `LocalWitness` first while at
     least LOCAL_MIN_KEEPS of the last LOCAL_WINDOW answers were "yes". Its "yes" is a checked
     second solution; its "no" proves nothing, and the whole-grid solver decides. The answers are
-    the same either way (tested); only the time differs: 100x100 removal paths took 21-27 s
-    instead of 37 s, 60x60 3.0 instead of 3.6-4.1 s; below 50x50 the tiles cost what they save.
+    the same either way (tested); only the time differs: search generation 1.13x faster at 60x60,
+    1.52x at 80x80, 1.42x at 100x100 (bench/bench_puzzle.py --local-ab, same run; see
+    LOCAL_MIN_CELLS for smaller grids).
     """
 
     def __init__(self, field: np.ndarray, order, batch: int | None = None, local: bool | None = None):
