@@ -19,6 +19,9 @@ elimination on an exact integer reduced row echelon form kept up to date as cell
 alternating as trim does. Its verdict is trim's (the argument is in its docstring; tests compare
 the two on the borderline puzzles of removal paths). Before the elimination, a short search
 looks for a second solution near the removed clue: most removals that fail, fail that way.
+`trimmed_by` says whether the pairwise rules alone were enough, and `window_fixed_nearby` runs
+them on the clues near one clue only, nearest first, stopping once that clue's window is fixed:
+a sound proof about the whole puzzle without the clue (see its docstring for what it proves).
 
 Without numba, `AVAILABLE` is False and `recon.puzzle` uses the Python path.
 """
@@ -256,9 +259,11 @@ def _fix_framed(bits, v, fr, fc, value, anc, msk, cnt, alive, nxt, head, meta, r
             _fix((fr + b // 7) * cols + fc + b % 7, v, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
 
 
-def _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta):  # pragma: no cover
-    """Store one equation per active clue, the fixed cells substituted."""
-    for k in range(rows * cols):
+def _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, order=None):  # pragma: no cover
+    """Store one equation per active clue, the fixed cells substituted (in this order of clues:
+    row-major if None)."""
+    for t in range(rows * cols if order is None else order.size):
+        k = t if order is None else order[t]
         if not active[k]:
             continue
         r, c = k // cols, k % cols
@@ -275,15 +280,18 @@ def _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, 
         _eq_add(ar, ac, mask, need, anc, msk, cnt, alive, nxt, head, meta, cols)
 
 
-def _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta):  # pragma: no cover
+def _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, watch=-1):  # pragma: no cover
     """Run trimming's basic, subset and overlap rules to their fixpoint, from equation e on.
 
     Each equation is looked at once, in the order it was made: the basic rules, then every
     equation sharing a cell with it (a later one meets it when that one is looked at). Returns
     the next equation to look at, so that the run goes on when cells are fixed from outside.
+    watch >= 0: stop as soon as every cell of that clue's window is fixed.
     """
     while e < meta[0]:
         if meta[1] or meta[2]:
+            return e
+        if watch >= 0 and _window_fixed(value, watch, rows, cols):
             return e
         if not alive[e]:
             e += 1
@@ -728,20 +736,67 @@ def _another_solution(mine, active, value, rows, cols, seed, budget):  # pragma:
         cap *= 2
 
 
-def _open_near(value, seed, rows, cols):  # pragma: no cover - compiled
-    r, c = seed // cols, seed % cols
+def _window_fixed(value, k, rows, cols):  # pragma: no cover - compiled
+    """Is every cell of clue k's window fixed?"""
+    r, q = k // cols, k % cols
     for i in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
-        for j in range(max(c - 1, 0), min(c + 1, cols - 1) + 1):
+        for j in range(max(q - 1, 0), min(q + 1, cols - 1) + 1):
             if value[i * cols + j] < 0:
-                return True
-    return False
+                return False
+    return True
+
+
+def _local_pairwise(clue, active, rows, cols, c, radius):  # pragma: no cover - compiled
+    """Do the pairwise rules on the active clues within `radius` rows and columns of clue c (c
+    itself excluded) fix every cell of c's window? A relaxation: those clues' equations are the
+    whole grid's, and the cells around them that no such clue covers are left free."""
+    r, q = c // cols, c % cols
+    r0, r1 = max(r - radius - 1, 0), min(r + radius + 2, rows)
+    c0, c1 = max(q - radius - 1, 0), min(q + radius + 2, cols)
+    h, w = r1 - r0, c1 - c0
+    sub_clue = np.zeros(h * w, dtype=np.int64)
+    sub_active = np.zeros(h * w, dtype=np.bool_)
+    for i in range(h):
+        for j in range(w):
+            gi, gj = r0 + i, c0 + j
+            # the outer ring (unless it is the grid's edge) holds cells but no clues
+            inner = (i > 0 or r0 == 0) and (i < h - 1 or r1 == rows) and (j > 0 or c0 == 0) and (j < w - 1 or c1 == cols)
+            k = gi * cols + gj
+            if inner and active[k] and k != c:
+                sub_active[i * w + j] = True
+                sub_clue[i * w + j] = clue[k]
+    capacity = 16 * h * w + 1024
+    anc = np.empty(capacity, dtype=np.int32)
+    msk = np.empty(capacity, dtype=np.int16)
+    cnt = np.empty(capacity, dtype=np.int16)
+    alive = np.zeros(capacity, dtype=np.bool_)
+    nxt = np.empty(capacity, dtype=np.int32)
+    head = np.full(h * w, -1, dtype=np.int32)
+    meta = np.zeros(3, dtype=np.int64)
+    value = np.full(h * w, -1, dtype=np.int8)
+    # the equations nearest c first: the run stops as soon as c's window is fixed
+    order = np.empty(h * w, dtype=np.int64)
+    m = 0
+    for d in range(max(h, w)):
+        for i in range(max(r - r0 - d, 0), min(r - r0 + d, h - 1) + 1):
+            for j in range(max(q - c0 - d, 0), min(q - c0 + d, w - 1) + 1):
+                if max(abs(i - (r - r0)), abs(j - (q - c0))) == d and sub_active[i * w + j]:
+                    order[m] = i * w + j
+                    m += 1
+    _pairwise_start(sub_clue, sub_active, value, h, w, anc, msk, cnt, alive, nxt, head, meta, order[:m])
+    here = (r - r0) * w + q - c0
+    _pairwise_run(0, value, h, w, anc, msk, cnt, alive, nxt, head, meta, here)
+    if meta[1] or meta[2]:
+        return False  # out of room, or contradictory clues: no proof here
+    return _window_fixed(value, here, h, w)
 
 
 def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budget):  # pragma: no cover - compiled
     """Trimming's rules to their fixpoint, as `recon.engines.trim` runs them: the pairwise phase
     until it stalls, then elimination on groups of at most max_cells open cells, then the
     pairwise phase on what that fixed, and so on. value (int8, -1 open) is updated in place.
-    Returns 0 when every cell is fixed, 3 when the rules stall, 2 on a contradiction, 1 when
+    Returns 0 when the pairwise phase fixes every cell, 6 when elimination was needed too to fix
+    every cell, 3 when the rules stall, 2 on a contradiction, 1 when
     `capacity` equations were not enough, 4 when a coefficient could overflow int64, 5 when a
     second solution flipping a cell of seed's window was found (with seed >= 0: mine is then
     the field, and the puzzle with clue seed had one solution) after the pairwise phase."""
@@ -759,7 +814,7 @@ def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budg
         return 2
     if meta[1]:
         return 1
-    if seed >= 0 and _open_near(value, seed, rows, cols):
+    if seed >= 0 and not _window_fixed(value, seed, rows, cols):
         if _another_solution(mine, active, value, rows, cols, seed, budget):
             return 5
     # the reduced form of the clue equations on the cells still open
@@ -826,7 +881,7 @@ def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budg
             if value[x] < 0:
                 open_cells += 1
         if open_cells == 0:
-            return 0
+            return 6
         if open_cells > max_cells:
             _group_sizes(active, value, rows, cols, size)
         # elimination: bound the rows that changed (in groups small enough)
@@ -877,7 +932,8 @@ def _compile() -> None:
     global _compiled, _closure64, _solved_lanes, _remove_clues_basic
     global _popcount, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
     global _gcd, _span, _normalise, _clear, _reduce, _substitute, _bound_row, _group_sizes, _trim
-    global _tally, _flip, _unflip, _settle, _branch_cell, _another_solution, _open_near
+    global _tally, _flip, _unflip, _settle, _branch_cell, _another_solution, _local_pairwise
+    global _window_fixed
     if _compiled:
         return
     import numba
@@ -893,7 +949,6 @@ def _compile() -> None:
     _fix = jit(_fix)
     _fix_framed = jit(_fix_framed)
     _pairwise_start = jit(_pairwise_start)
-    _pairwise_run = jit(_pairwise_run)
     _gcd = jit(_gcd)
     _span = jit(_span)
     _normalise = jit(_normalise)
@@ -908,7 +963,9 @@ def _compile() -> None:
     _settle = jit(_settle)
     _branch_cell = jit(_branch_cell)
     _another_solution = jit(_another_solution)
-    _open_near = jit(_open_near)
+    _window_fixed = jit(_window_fixed)
+    _pairwise_run = jit(_pairwise_run)
+    _local_pairwise = jit(_local_pairwise)
     _trim = jit(_trim)
     _compiled = True
 
@@ -957,6 +1014,20 @@ def trim_outcome(
     a second solution that flips a cell of that clue's window runs after the pairwise phase:
     when it finds one, trimming cannot solve the puzzle (it is sound): "several", at once.
     """
+    code, value = _run_trim(clues, known, field, removed, capacity)
+    if code == 4:
+        result = trim.solve(make_problem(clues, known))
+        if result.decided is None:  # a contradiction: no solution, nothing fixed to report
+            return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
+        fixed = np.where(result.decided, result.partial, -1).astype(np.int8)
+        return ("trimmed" if result.verdict is Verdict.UNIQUE else "stalled"), fixed
+    if code == 2:
+        return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
+    return {0: "trimmed", 6: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
+
+
+def _run_trim(clues, known, field=None, removed=-1, capacity=None):
+    """_trim on a puzzle, with room for more derived equations until it has enough: (code, value)."""
     _compile()
     rows, cols = clues.shape
     n = rows * cols
@@ -969,17 +1040,41 @@ def trim_outcome(
         value = np.full(n, -1, dtype=np.int8)
         code = _trim(clue, active, value, rows, cols, capacity, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET)
         if code != 1:
-            break
+            return code, value
         capacity *= 4  # out of room for derived equations: again with more
+
+
+def trimmed_by(clues: np.ndarray, known: np.ndarray) -> str | None:
+    """Which of trimming's rules fix every cell of this puzzle: "pairwise" (the single-clue and
+    pairwise rules alone), "elimination" (elimination was needed too), or None (trimming does not
+    fix every cell, or the clues contradict each other). trims_fully is `trimmed_by(...) is not None`."""
+    code, _ = _run_trim(clues, known)
     if code == 4:
-        result = trim.solve(make_problem(clues, known))
-        if result.decided is None:  # a contradiction: no solution, nothing fixed to report
-            return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
-        fixed = np.where(result.decided, result.partial, -1).astype(np.int8)
-        return ("trimmed" if result.verdict is Verdict.UNIQUE else "stalled"), fixed
-    if code == 2:
-        return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
-    return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
+        return "elimination" if trims_fully(clues, known) else None
+    return {0: "pairwise", 6: "elimination"}.get(code)
+
+
+def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: int) -> bool:
+    """Do the pairwise rules on the clues in force (known) within `radius` rows and columns of
+    clue c, without c, fix every cell of c's window?
+
+    Sound, and a proof about the whole puzzle without c: those clues' equations are the whole
+    grid's, the cells around them are left free, and a cell the rules fix is the same in every
+    solution of fewer equations, so in every solution of the puzzle without c. Two uses in
+    generation (`recon.puzzle`), where the puzzle with c had the field as its only solution:
+
+    - then every solution without c agrees with the field on c's window, so it meets c too: the
+      field is still the only solution (search grade);
+    - if the pairwise rules alone fixed every cell with c, they do without c too (advanced grade):
+      they are monotone (more equations or fixed cells never stop a rule, and their fixpoint does
+      not depend on the order they run in), so the whole-grid run without c fixes c's window;
+      from there c's equation is 0 = 0, and the run is the one with c, which fixes every cell.
+    """
+    _compile()
+    rows, cols = clues.shape
+    clue = np.ascontiguousarray(clues, dtype=np.int64).ravel()
+    active = np.ascontiguousarray(known, dtype=np.bool_).ravel()
+    return bool(_local_pairwise(clue, active, rows, cols, int(c), int(radius)))
 
 
 def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:
