@@ -19,9 +19,9 @@ elimination on an exact integer reduced row echelon form kept up to date as cell
 alternating as trim does. Its verdict is trim's (the argument is in its docstring; tests compare
 the two on the borderline puzzles of removal paths). Before the elimination, a short search
 looks for a second solution near the removed clue: most removals that fail, fail that way.
-`trimmed_by` says whether the pairwise rules alone were enough, and `window_fixed_nearby` runs
-them on the clues near one clue only, nearest first, stopping once that clue's window is fixed:
-a sound proof about the whole puzzle without the clue (see its docstring for what it proves).
+`window_fixed_nearby` runs the pairwise rules on the clues near one clue only, nearest first,
+stopping once that clue's window is fixed: a sound proof about the whole puzzle without the clue
+(see its docstring for what it proves).
 
 Without numba, `AVAILABLE` is False and `recon.puzzle` uses the Python path.
 """
@@ -795,8 +795,7 @@ def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budg
     """Trimming's rules to their fixpoint, as `recon.engines.trim` runs them: the pairwise phase
     until it stalls, then elimination on groups of at most max_cells open cells, then the
     pairwise phase on what that fixed, and so on. value (int8, -1 open) is updated in place.
-    Returns 0 when the pairwise phase fixes every cell, 6 when elimination was needed too to fix
-    every cell, 3 when the rules stall, 2 on a contradiction, 1 when
+    Returns 0 when every cell is fixed, 3 when the rules stall, 2 on a contradiction, 1 when
     `capacity` equations were not enough, 4 when a coefficient could overflow int64, 5 when a
     second solution flipping a cell of seed's window was found (with seed >= 0: mine is then
     the field, and the puzzle with clue seed had one solution) after the pairwise phase."""
@@ -881,7 +880,7 @@ def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budg
             if value[x] < 0:
                 open_cells += 1
         if open_cells == 0:
-            return 6
+            return 0
         if open_cells > max_cells:
             _group_sizes(active, value, rows, cols, size)
         # elimination: bound the rows that changed (in groups small enough)
@@ -1023,7 +1022,7 @@ def trim_outcome(
         return ("trimmed" if result.verdict is Verdict.UNIQUE else "stalled"), fixed
     if code == 2:
         return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
-    return {0: "trimmed", 6: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
+    return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
 
 
 def _run_trim(clues, known, field=None, removed=-1, capacity=None):
@@ -1044,31 +1043,22 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None):
         capacity *= 4  # out of room for derived equations: again with more
 
 
-def trimmed_by(clues: np.ndarray, known: np.ndarray) -> str | None:
-    """Which of trimming's rules fix every cell of this puzzle: "pairwise" (the single-clue and
-    pairwise rules alone), "elimination" (elimination was needed too), or None (trimming does not
-    fix every cell, or the clues contradict each other). trims_fully is `trimmed_by(...) is not None`."""
-    code, _ = _run_trim(clues, known)
-    if code == 4:
-        return "elimination" if trims_fully(clues, known) else None
-    return {0: "pairwise", 6: "elimination"}.get(code)
-
-
 def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: int) -> bool:
     """Do the pairwise rules on the clues in force (known) within `radius` rows and columns of
     clue c, without c, fix every cell of c's window?
 
     Sound, and a proof about the whole puzzle without c: those clues' equations are the whole
-    grid's, the cells around them are left free, and a cell the rules fix is the same in every
-    solution of fewer equations, so in every solution of the puzzle without c. Two uses in
-    generation (`recon.puzzle`), where the puzzle with c had the field as its only solution:
+    grid's, the cells around them are left free, and the pairwise rules are monotone (more
+    equations or fixed cells never stop a rule, and their fixpoint does not depend on the order
+    they run in), so trimming's pairwise phase on the whole puzzle without c fixes c's window too.
+    Two uses in generation (`recon.puzzle`), where the puzzle with c had the field as its only
+    solution and, for advanced, was solved by trimming:
 
-    - then every solution without c agrees with the field on c's window, so it meets c too: the
-      field is still the only solution (search grade);
-    - if the pairwise rules alone fixed every cell with c, they do without c too (advanced grade):
-      they are monotone (more equations or fixed cells never stop a rule, and their fixpoint does
-      not depend on the order they run in), so the whole-grid run without c fixes c's window;
-      from there c's equation is 0 = 0, and the run is the one with c, which fixes every cell.
+    - every solution without c agrees with the field on c's window, so it meets c too: the field
+      is still the only solution (search grade);
+    - trimming without c runs as it did with c, and solves the puzzle (advanced grade): with c's
+      window fixed, c's equation is 0 = 0, so the pairwise phase ends where it ended with c, and
+      elimination, which only takes equations that see an open cell, gets the same equations.
     """
     _compile()
     rows, cols = clues.shape

@@ -11,9 +11,9 @@ without it is still solved by the asked grade's rules:
   on large grids, small solvers over tiles of the grid are asked first for a second solution
   near the clue; without python-sat, by trimming, a small search, or MILP. With python-sat and
   numba, advanced asks the same SAT solver first: a second solution settles a removal without
-  trimming. Before that, while the pairwise rules alone solve the puzzle, they are run on the
-  clues near the removed one only (`kernels.window_fixed_nearby`): if they fix its window, they
-  still solve the whole puzzle without it, a proof that needs neither SAT nor whole-grid trimming.
+  trimming. And the pairwise rules are run on the clues near the removed one only
+  (`kernels.window_fixed_nearby`): if they fix its window, trimming without the clue runs as it
+  ran with it, so it still solves the puzzle, a proof that needs no whole-grid trimming.
 
 Each check is incremental (recon.incremental): the single-clue closure is updated, not recomputed,
 and only the groups of open cells that a removal touches are trimmed or searched; for basic, 64
@@ -40,6 +40,7 @@ unique by a complete engine before it is returned.
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,13 +67,17 @@ USE_SAT = sat.AVAILABLE
 #: The complete engine that certifies advanced and search puzzles (see certify): SAT when
 #: python-sat is installed, MILP otherwise.
 CERTIFIER = sat.NAME if sat.AVAILABLE else milp.NAME
-#: With numba, an advanced removal is first checked near the clue (`kernels.window_fixed_nearby`):
+#: With numba, an advanced removal is also checked near the clue (`kernels.window_fixed_nearby`):
 #: the pairwise rules on the clues within each of these many rows and columns in turn; () turns
 #: the check off. (4, 10) against (6,) and (3, 6, 12): 1.0 against 1.32 and 1.14 s median at 30x30
 #: (same run). Search does not use it, though its proof would hold there too (the field was the
 #: only solution with the clue): a SAT "no" early on costs about 0.04 ms, and with the check
-#: search generation was slower, 3.66 against 3.18 s at 60x60 and 22.7 against 21.0 s at 100x100.
+#: search generation was slower, 3.66 against 3.18 s at 60x60 and 22.7 against 21.0 s at 100x100;
+#: asked only when the tiles found no second solution (late, where a SAT "no" costs most), it
+#: proved 20 of 641 questions at 60x60.
 LOCAL_RADII = (4, 10)
+#: ... before SAT while at least half of the last LOCAL_WINDOW clues tried went (after it otherwise).
+LOCAL_WINDOW = 50
 
 
 class GenerationFailed(ReconError):
@@ -285,21 +290,25 @@ def _remove_clues_sat(
     decides. Asking SAT first halved advanced generation at 30x30 and 40x40 (3.8 to 1.9 s, 21.6
     to 10.7 s), since trimming a puzzle it cannot solve was the slowest check (issue 5 note).
 
-    With numba, `kernels.window_fixed_nearby` is asked before either (LOCAL_RADII): the pairwise
-    rules near the clue. For search, fixing the clue's window proves the answer still unique; for
-    advanced, it proves the pairwise rules still solve the puzzle, as long as they alone solved it
-    before the removal (tracked with `kernels.trimmed_by`). Neither needs the whole grid.
+    With numba, advanced asks `kernels.window_fixed_nearby` too (LOCAL_RADII): the pairwise rules
+    on the clues near c, without c. If they fix c's window, trimming the puzzle without c runs as
+    it ran with c (see there) and solves it. Asked before SAT while at least half of the recent
+    clues went (early on, three removals in four at 30x30 are settled so), after it otherwise.
 
     known: the clues still in force (a later pass; only the clues in `order` are tried).
     """
     known = np.ones(field.size, dtype=bool) if known is None else known.ravel().copy()
     kept = int(known.sum())
     shape = field.shape
-    # advanced: while the pairwise rules alone solve the puzzle, a removal they still solve near
-    # the clue keeps it solved that way (kernels.window_fixed_nearby)
-    pairwise = (USE_KERNELS and bool(LOCAL_RADII) and difficulty == "advanced"
-                and kernels.trimmed_by(status(field), known.reshape(shape)) == "pairwise")
+    # advanced: a removal the pairwise rules still solve near the clue leaves trimming's run as it
+    # was (kernels.window_fixed_nearby); asked before SAT while most recent removals went through
+    local = USE_KERNELS and bool(LOCAL_RADII) and difficulty == "advanced"
+    recent: deque[bool] = deque(maxlen=LOCAL_WINDOW)
     held = np.zeros(field.size, dtype=bool)
+
+    def near(c: int) -> bool:
+        return any(kernels.window_fixed_nearby(clues, known.reshape(shape), c, r) for r in LOCAL_RADII)
+
     with sat.SecondSolution(field, order) as oracle:
         clues = oracle.clues.reshape(shape)
         tried = np.zeros(field.size, dtype=bool)
@@ -313,14 +322,14 @@ def _remove_clues_sat(
             if not known[c]:
                 continue
             known[c] = False
-            if pairwise and any(kernels.window_fixed_nearby(clues, known.reshape(shape), c, r) for r in LOCAL_RADII):
+            first = local and 2 * sum(recent) >= len(recent)
+            if first and near(c):
                 keep = False
             else:
                 keep = oracle.another_without(c)
-                if not keep and difficulty == "advanced":
-                    how = kernels.trimmed_by(clues, known.reshape(shape))
-                    keep = held[c] = how is None
-                    pairwise = pairwise and how == "pairwise"
+                if not keep and difficulty == "advanced" and not (local and not first and near(c)):
+                    keep = held[c] = not kernels.trims_fully(clues, known.reshape(shape))
+            recent.append(not keep)
             oracle.decide(c, keep)
             known[c] = keep
             kept -= not keep

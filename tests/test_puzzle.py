@@ -411,41 +411,6 @@ needs_numba = pytest.mark.skipif(not __import__("recon.kernels").kernels.AVAILAB
 
 
 @needs_numba
-@pytest.mark.parametrize("shape", [(1, 13), (13, 1), (2, 11), (6, 9), (9, 6)])
-def test_trimmed_by_names_the_rules_trim_needs(shape):
-    """kernels.trimmed_by: "pairwise" exactly when trim solves the puzzle without elimination,
-    "elimination" when its trace needs elimination, None when trim does not solve it."""
-    from recon import kernels
-
-    seen = set()
-    rng = np.random.default_rng(sum(shape))
-    densities = (5, 35) if min(shape) == 2 else (20, 80)  # 2 x k: dense fields are rarely unique
-    for _ in range(80):
-        field = random_field(*shape, int(rng.integers(*densities)), rng)
-        known = rng.random(shape) < rng.uniform(0.4, 1.0)
-        result = trim.solve(make_problem(status(field), known))
-        expected = None
-        if result.verdict is Verdict.UNIQUE:
-            expected = "elimination" if result.stats.get("rule:elimination") else "pairwise"
-        assert kernels.trimmed_by(status(field), known) == expected
-        seen.add(expected)
-    assert {"pairwise", None} <= seen
-
-
-@needs_numba
-def test_trimmed_by_sees_elimination():
-    """Minimal advanced puzzles often need elimination (7 x 11: 11 of 20 seeds; here seeds 0 and
-    4, one of each), and trimmed_by says which."""
-    from recon import kernels
-
-    for seed, expected in ((0, "elimination"), (4, "pairwise")):
-        puzzle = generate_puzzle(7, 11, 50, np.random.default_rng(seed), difficulty="advanced")
-        result = trim.solve(make_problem(puzzle.clues, puzzle.known))
-        assert ("elimination" if result.stats.get("rule:elimination") else "pairwise") == expected
-        assert kernels.trimmed_by(puzzle.clues, puzzle.known) == expected
-
-
-@needs_numba
 @pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 12), (7, 11), (11, 7)])
 def test_window_fixed_nearby_is_a_proof(shape):
     """kernels.window_fixed_nearby says yes only when every solution of the puzzle without the
@@ -482,25 +447,37 @@ def test_window_fixed_nearby_is_a_proof(shape):
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3), (17, 23)])
 def test_local_advanced_checks_make_the_same_decisions(monkeypatch, shape):
     """Advanced generation with the local pairwise check (puzzle.LOCAL_RADII) keeps exactly the
-    clues it keeps without it, on grids wider than the check's reach; the check settles removals
-    and, once a removal needs elimination, stops being asked."""
+    clues it keeps without it, on grids wider than the check's reach. The check settles removals,
+    also (17 x 23) from puzzles that trimming solves only with elimination: trimming without the
+    clue runs as it did with it."""
     from recon import kernels
     from recon import puzzle as puzzle_module
 
     if not sat.AVAILABLE:
         pytest.skip("needs python-sat")
-    asked, how = [], []
-    real_near, real_by = kernels.window_fixed_nearby, kernels.trimmed_by
-    monkeypatch.setattr(kernels, "window_fixed_nearby", lambda *a: asked.append(real_near(*a)) or asked[-1])
-    monkeypatch.setattr(kernels, "trimmed_by", lambda *a: how.append(real_by(*a)) or how[-1])
+    settled = []
+    real = kernels.window_fixed_nearby
+
+    def spy(clues, known, c, radius):
+        proved = real(clues, known, c, radius)
+        if proved:
+            settled.append((known.copy(), c))
+        return proved
+
+    monkeypatch.setattr(kernels, "window_fixed_nearby", spy)
     rng = np.random.default_rng(sum(shape))
     field = random_field(*shape, 50, rng)
     order = rng.permutation(field.size)
+    clues = status(field)
     with_check, passes = puzzle_module._remove_clues_advanced(field, order)
     monkeypatch.setattr(puzzle_module, "LOCAL_RADII", ())
     without, passes_without = puzzle_module._remove_clues_advanced(field, order)
     assert np.array_equal(with_check, without) and passes == passes_without
-    assert sum(asked) > 20 and not all(asked)
+    assert len(settled) > 20
+    assert trim.solve(make_problem(clues, with_check)).verdict is Verdict.UNIQUE
     if shape == (17, 23):
-        assert "elimination" in how
-    assert trim.solve(make_problem(status(field), with_check)).verdict is Verdict.UNIQUE
+        before = []
+        for known, c in settled[-40:]:
+            known.flat[c] = True  # the puzzle the clue was removed from
+            before.append(trim.solve(make_problem(clues, known)).stats.get("rule:elimination", 0) > 0)
+        assert any(before)
