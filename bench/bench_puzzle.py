@@ -12,6 +12,11 @@ than asked). --only basic --sizes 60 runs one difficulty.
 --local-ab times search generation with and without the tile solvers of `sat.LocalWitness`,
 back to back for each seed (in alternating order), and prints both medians and the median of the
 per-seed ratios: the same puzzles either way (checked here too), so only the time differs.
+
+    python bench/bench_puzzle.py --sizes 30 40 --near-ab
+
+--near-ab does the same for advanced generation with and without the check near the clue
+(`recon.puzzle.LOCAL_RADII`, `kernels.window_fixed_nearby`; needs numba and python-sat).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import numpy as np
 
 from recon import make_problem
 from recon.engines import sat, trim
+from recon import puzzle as making
 from recon.puzzle import DIFFICULTIES, GenerationFailed, generate_puzzle
 
 
@@ -35,9 +41,12 @@ def main(argv=None):
     parser.add_argument("--p", type=float, default=50)
     parser.add_argument("--only", choices=DIFFICULTIES, nargs="+", default=list(DIFFICULTIES))
     parser.add_argument("--local-ab", action="store_true", help="search only: with and without sat.LocalWitness")
+    parser.add_argument("--near-ab", action="store_true", help="advanced only: with and without the check near the clue")
     args = parser.parse_args(argv)
     if args.local_ab:
         return local_ab(args)
+    if args.near_ab:
+        return near_ab(args)
     print("| size | difficulty | median s | median clue fraction | puzzles | grades (explain) | orders tried |")
     print("|---|---|---|---|---|---|---|")
     for n in args.sizes:
@@ -61,22 +70,43 @@ def main(argv=None):
 
 def local_ab(args):
     """Search generation with the tile solvers (from every size) and without them, per seed."""
-    print("| size | with tiles, median s | without, median s | median ratio without/with | seeds |")
-    print("|---|---|---|---|---|")
     default = sat.LOCAL_MIN_CELLS
+
+    def switch(local, n):
+        sat.LOCAL_MIN_CELLS = 0 if local else (default if local is None else n * n + 1)
+
+    ab(args, "search", "tiles", switch)
+
+
+def near_ab(args):
+    """Advanced generation with the check near the clue and without it, per seed."""
+    default = making.LOCAL_RADII
+
+    def switch(on, n):
+        making.LOCAL_RADII = default if on or on is None else ()
+
+    ab(args, "advanced", "the check near the clue", switch)
+
+
+def ab(args, difficulty, what, switch):
+    """Time generation with `what` on and off (switch(True/False, n); switch(None, n) restores),
+    back to back per seed in alternating order; the puzzles must be the same."""
+    generate_puzzle(12, 12, args.p, np.random.default_rng(0), difficulty=difficulty)  # load numba's kernels first
+    print(f"| size | with {what}, median s | without, median s | median ratio without/with | seeds |")
+    print("|---|---|---|---|---|")
     for n in args.sizes:
         times = {True: [], False: []}
         ratios = []
         for seed in range(args.seeds):
             made = {}
-            for local in ((True, False) if seed % 2 == 0 else (False, True)):
-                sat.LOCAL_MIN_CELLS = 0 if local else n * n + 1
+            for on in ((True, False) if seed % 2 == 0 else (False, True)):
+                switch(on, n)
                 start = time.perf_counter()
-                made[local] = generate_puzzle(n, n, args.p, np.random.default_rng(seed), difficulty="search")
-                times[local].append(time.perf_counter() - start)
-            sat.LOCAL_MIN_CELLS = default
+                made[on] = generate_puzzle(n, n, args.p, np.random.default_rng(seed), difficulty=difficulty)
+                times[on].append(time.perf_counter() - start)
+            switch(None, n)
             if not np.array_equal(made[True].known, made[False].known):
-                raise SystemExit(f"different puzzles with and without tiles at {n}x{n}, seed {seed}")
+                raise SystemExit(f"different puzzles with and without {what} at {n}x{n}, seed {seed}")
             ratios.append(times[False][-1] / times[True][-1])
         print(f"| {n}x{n} | {statistics.median(times[True]):.2f} | {statistics.median(times[False]):.2f} | "
               f"{statistics.median(ratios):.2f} | {args.seeds} |", flush=True)
