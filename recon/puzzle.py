@@ -293,7 +293,7 @@ def _remove_clues_sat(
     With numba, advanced asks `kernels.window_fixed_nearby` too (LOCAL_RADII): the pairwise rules
     on the clues near c, without c. If they fix c's window, trimming the puzzle without c runs as
     it ran with c (see there) and solves it. Asked before SAT while at least half of the recent
-    clues went (early on, three removals in four at 30x30 are settled so), after it otherwise.
+    clues went, after it otherwise (at 30x30 it settles three accepted removals in four).
 
     known: the clues still in force (a later pass; only the clues in `order` are tried).
     """
