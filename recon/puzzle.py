@@ -69,8 +69,8 @@ USE_SAT = sat.AVAILABLE
 CERTIFIER = sat.NAME if sat.AVAILABLE else milp.NAME
 #: With numba, an advanced removal is also checked near the clue (`kernels.window_fixed_nearby`):
 #: the pairwise rules on the clues within each of these many rows and columns in turn; () turns
-#: the check off. (4, 10) against (6,) and (3, 6, 12): 1.0 against 1.32 and 1.14 s median at 30x30
-#: (same run). Search does not use it, though its proof would hold there too (the field was the
+#: the check off. The radii hardly matter: (4, 10), (4, 8) and (3, 6, 10) took 1.04, 1.04 and
+#: 1.03 s median over 6 seeds at 30x30 (same run). Search does not use it, though its proof would hold there too (the field was the
 #: only solution with the clue): a SAT "no" early on costs about 0.04 ms, and with the check
 #: search generation was slower, 3.66 against 3.18 s at 60x60 and 22.7 against 21.0 s at 100x100;
 #: asked only when the tiles found no second solution (late, where a SAT "no" costs most), it
@@ -219,25 +219,24 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
     When no clue is left to try, the next pass would remove none: it is counted, not run, so both
     paths report the same number of passes.
     """
-    if USE_SAT and USE_KERNELS:
-        known, held = _remove_clues_sat(field, order, None, "advanced")
-        passes = 1
-        while True:
-            if not held.any():
-                return known, passes + 1
-            again, held = _remove_clues_sat(field, order[held[order]], None, "advanced", known)
-            passes += 1
-            if again.sum() == known.sum():
-                return known, passes
-            known = again
-    known = _remove_clues(field, order, "advanced", None)
+    known, held = _advanced_pass(field, order, None)
     passes = 1
-    while True:
-        again = _remove_clues(field, order, "advanced", None, known)
+    while held.any():
+        again, held = _advanced_pass(field, order[held[order]], known)
         passes += 1
         if again.sum() == known.sum():
             return known, passes
         known = again
+    return known, passes + 1
+
+
+def _advanced_pass(field: np.ndarray, order: np.ndarray, known: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """One pass of advanced removals over `order`: the clues kept, and (flat) those that a later
+    pass must try again: with SAT, the ones trimming failed; without, every one kept."""
+    if USE_SAT and USE_KERNELS:
+        return _remove_clues_sat(field, order, None, "advanced", known)
+    kept = _remove_clues(field, order, "advanced", None, known)
+    return kept, kept.ravel()
 
 
 def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target: int | None, known: np.ndarray | None = None) -> np.ndarray:
