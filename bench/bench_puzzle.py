@@ -72,8 +72,8 @@ def local_ab(args):
     """Search generation with the tile solvers (from every size) and without them, per seed."""
     default = sat.LOCAL_MIN_CELLS
 
-    def switch(local, n):
-        sat.LOCAL_MIN_CELLS = 0 if local else (default if local is None else n * n + 1)
+    def switch(on, n):
+        sat.LOCAL_MIN_CELLS = default if on is None else (0 if on else n * n + 1)
 
     ab(args, "search", "tiles", switch)
 
@@ -83,7 +83,7 @@ def near_ab(args):
     default = making.LOCAL_RADII
 
     def switch(on, n):
-        making.LOCAL_RADII = default if on or on is None else ()
+        making.LOCAL_RADII = () if on is False else default
 
     ab(args, "advanced", "the check near the clue", switch)
 

@@ -770,6 +770,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius):  # pragma: no cover - 
     h, w = r1 - r0, c1 - c0
     sub_clue = np.zeros(h * w, dtype=np.int64)
     sub_active = np.zeros(h * w, dtype=np.bool_)
+    dist = np.full(h * w, h + w, dtype=np.int64)  # from c, in rows and columns; no clue: last
     for i in range(h):
         for j in range(w):
             gi, gj = r0 + i, c0 + j
@@ -779,6 +780,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius):  # pragma: no cover - 
             if inner and active[k] and k != c:
                 sub_active[i * w + j] = True
                 sub_clue[i * w + j] = clue[k]
+                dist[i * w + j] = max(abs(gi - r), abs(gj - q))
     capacity = 16 * h * w + 1024
     anc = np.empty(capacity, dtype=np.int32)
     msk = np.empty(capacity, dtype=np.int16)
@@ -789,15 +791,8 @@ def _local_pairwise(clue, active, rows, cols, c, radius):  # pragma: no cover - 
     meta = np.zeros(3, dtype=np.int64)
     value = np.full(h * w, -1, dtype=np.int8)
     # the equations nearest c first: the run stops as soon as c's window is fixed
-    order = np.empty(h * w, dtype=np.int64)
-    m = 0
-    for d in range(max(h, w)):
-        for i in range(max(r - r0 - d, 0), min(r - r0 + d, h - 1) + 1):
-            for j in range(max(q - c0 - d, 0), min(q - c0 + d, w - 1) + 1):
-                if max(abs(i - (r - r0)), abs(j - (q - c0))) == d and sub_active[i * w + j]:
-                    order[m] = i * w + j
-                    m += 1
-    _pairwise_start(sub_clue, sub_active, value, h, w, anc, msk, cnt, alive, nxt, head, meta, order[:m])
+    order = np.argsort(dist, kind="mergesort")
+    _pairwise_start(sub_clue, sub_active, value, h, w, anc, msk, cnt, alive, nxt, head, meta, order)
     here = (r - r0) * w + q - c0
     _pairwise_run(0, value, h, w, anc, msk, cnt, alive, nxt, head, meta, here)
     if meta[1] or meta[2]:
