@@ -193,6 +193,32 @@ def test_compiled_trimming_solves_the_puzzle_whose_derived_equations_needed_pair
     assert kernels.trims_fully(clues, fewer) == (trim.solve(make_problem(clues, fewer)).verdict is Verdict.UNIQUE)
 
 
+@pytest.mark.parametrize("shape", [(1, 17), (17, 1), (2, 15), (9, 13), (14, 8)])
+def test_compiled_elimination_in_a_tight_pool_fixes_trims_cells(shape):
+    """Elimination's sparse rows share a pool: a row that outgrows its room moves to the pool's
+    end, a full pool is compacted, and when even that is not enough trimming starts again with
+    more. A pool just big enough for the clue equations forces all of it; the cells fixed are
+    trim's either way."""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    rng = np.random.default_rng(sum(shape) + 7)
+    outcomes = set()
+    for _ in range(40):
+        field = rng.random(shape) < rng.uniform(0.3, 0.7)
+        known = rng.random(shape) < rng.uniform(0.4, 1.0)
+        clues = status(field)
+        outcome, fixed = kernels.trim_outcome(clues, known)
+        tight, tight_fixed = kernels.trim_outcome(clues, known, pool=9 * int(known.sum()))
+        assert tight == outcome and np.array_equal(tight_fixed, fixed)
+        result = trim.solve(make_problem(clues, known))
+        assert (outcome == "trimmed") == (result.verdict is Verdict.UNIQUE)
+        if result.decided is not None:
+            assert np.array_equal(fixed, np.where(result.decided, result.partial, -1))
+        outcomes.add(outcome)
+    assert {"trimmed", "stalled"} <= outcomes or (min(shape) == 2 and "stalled" in outcomes)  # 2xk: rarely unique
+
+
 def test_compiled_trimming_out_of_room_or_range_still_decides(monkeypatch):
     """Too little room for derived equations: it starts again with more. A coefficient that could
     overflow int64: the Python engine decides."""

@@ -29,9 +29,9 @@ NAME = "hybrid"
 #: process has loaded them already, as generation or a batch run does: at 50x50, 0.03 s instead
 #: of 0.2 s. A fresh process does not load them for this: that costs 0.6-1 s.
 COMPILED_TRIM = True
-#: ... unless its elimination's dense matrix (clues x open cells, int64) could pass 128 MB: the
-#: Python trimmer works on sparse rows.
-COMPILED_TRIM_MAX_ENTRIES = 16_000_000
+#: ... unless its elimination's index of rows by column (a bit per clue and open cell) could pass
+#: 128 MB: the Python trimmer works on sparse rows without one.
+COMPILED_TRIM_MAX_ENTRIES = 1_000_000_000
 
 
 def deduce(problem: Problem, deadline: float | None = None, stats: dict | None = None):
