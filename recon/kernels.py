@@ -356,6 +356,8 @@ def _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, w
 # Against dense rows, on the trims of one advanced generation each (same run, median): 12.0 to
 # 5.9 ms per trim at 40x40, 79 to 22 ms at 60x60.
 _BIG = 2.0**62  # past this a coefficient could overflow: trim_outcome then asks trim (Python integers)
+#: elimination's return codes (0 done, 1 overflow, 2 contradiction, 3 pool full) as _trim's
+_TRIM_CODE = (0, 4, 2, 1)
 _ONE = np.uint64(1)
 
 
@@ -1005,7 +1007,7 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     gone = np.full(c, -1, dtype=np.int8)
     code = _reduce(pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, rows_buf, c)
     if code:
-        return (0, 4, 2, 1)[code]
+        return _TRIM_CODE[code]
     dirty = np.ones(m, dtype=np.bool_)
     synced = value.copy()
     fixed_cols = np.empty(c, dtype=np.int64)
@@ -1055,7 +1057,7 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
             pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, lst, rows_buf, hit, gone, fixed_cols, fixed_vals, k, dirty
         )
         if code:
-            return (0, 4, 2, 1)[code]
+            return _TRIM_CODE[code]
 
 
 _compiled = False
