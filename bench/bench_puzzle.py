@@ -13,10 +13,12 @@ than asked). --only basic --sizes 60 runs one difficulty.
 back to back for each seed (in alternating order), and prints both medians and the median of the
 per-seed ratios: the same puzzles either way (checked here too), so only the time differs.
 
-    python bench/bench_puzzle.py --sizes 30 40 --near-ab
+    python bench/bench_puzzle.py --sizes 30 40 60 --local-first-ab
 
---near-ab does the same for advanced generation with and without the check near the clue
-(`recon.puzzle.LOCAL_RADII`, `kernels.window_fixed_nearby`; needs numba and python-sat).
+--local-first-ab does the same for advanced generation with `recon.puzzle.LOCAL_FIRST` (the clues
+the check near them settles go first, the others are tried after) and without (one pass in turn,
+the check as a shortcut); needs numba and python-sat. The puzzles differ, so it prints the median
+clue fraction of each too.
 """
 
 from __future__ import annotations
@@ -41,12 +43,12 @@ def main(argv=None):
     parser.add_argument("--p", type=float, default=50)
     parser.add_argument("--only", choices=DIFFICULTIES, nargs="+", default=list(DIFFICULTIES))
     parser.add_argument("--local-ab", action="store_true", help="search only: with and without sat.LocalWitness")
-    parser.add_argument("--near-ab", action="store_true", help="advanced only: with and without the check near the clue")
+    parser.add_argument("--local-first-ab", action="store_true", help="advanced only: with and without LOCAL_FIRST")
     args = parser.parse_args(argv)
     if args.local_ab:
         return local_ab(args)
-    if args.near_ab:
-        return near_ab(args)
+    if args.local_first_ab:
+        return local_first_ab(args)
     print("| size | difficulty | median s | median clue fraction | puzzles | grades (explain) | orders tried |")
     print("|---|---|---|---|---|---|---|")
     for n in args.sizes:
@@ -78,24 +80,27 @@ def local_ab(args):
     ab(args, "search", "tiles", switch)
 
 
-def near_ab(args):
-    """Advanced generation with the check near the clue and without it, per seed."""
-    default = making.LOCAL_RADII
+def local_first_ab(args):
+    """Advanced generation with LOCAL_FIRST and without it (one pass in turn), per seed."""
+    default = making.LOCAL_FIRST
 
     def switch(on, n):
-        making.LOCAL_RADII = () if on is False else default
+        making.LOCAL_FIRST = default if on is None else on
 
-    ab(args, "advanced", "the check near the clue", switch)
+    ab(args, "advanced", "the settled clues first", switch, same=False)
 
 
-def ab(args, difficulty, what, switch):
+def ab(args, difficulty, what, switch, same=True):
     """Time generation with `what` on and off (switch(True/False, n); switch(None, n) restores),
-    back to back per seed in alternating order; the puzzles must be the same."""
+    back to back per seed in alternating order; the puzzles must be the same, unless not `same`:
+    then the median clue fractions are printed too."""
     generate_puzzle(12, 12, args.p, np.random.default_rng(0), difficulty=difficulty)  # load numba's kernels first
-    print(f"| size | with {what}, median s | without, median s | median ratio without/with | seeds |")
-    print("|---|---|---|---|---|")
+    extra = "" if same else " clue fraction with / without |"
+    print(f"| size | with {what}, median s | without, median s | median ratio without/with | seeds |{extra}")
+    print("|---|---|---|---|---|" + ("" if same else "---|"))
     for n in args.sizes:
         times = {True: [], False: []}
+        fractions = {True: [], False: []}
         ratios = []
         for seed in range(args.seeds):
             made = {}
@@ -104,12 +109,14 @@ def ab(args, difficulty, what, switch):
                 start = time.perf_counter()
                 made[on] = generate_puzzle(n, n, args.p, np.random.default_rng(seed), difficulty=difficulty)
                 times[on].append(time.perf_counter() - start)
+                fractions[on].append(made[on].clue_count / (n * n))
             switch(None, n)
-            if not np.array_equal(made[True].known, made[False].known):
+            if same and not np.array_equal(made[True].known, made[False].known):
                 raise SystemExit(f"different puzzles with and without {what} at {n}x{n}, seed {seed}")
             ratios.append(times[False][-1] / times[True][-1])
+        extra = "" if same else f" {statistics.median(fractions[True]):.1%} / {statistics.median(fractions[False]):.1%} |"
         print(f"| {n}x{n} | {statistics.median(times[True]):.2f} | {statistics.median(times[False]):.2f} | "
-              f"{statistics.median(ratios):.2f} | {args.seeds} |", flush=True)
+              f"{statistics.median(ratios):.2f} | {args.seeds} |{extra}", flush=True)
 
 
 if __name__ == "__main__":

@@ -871,10 +871,11 @@ def _window_fixed(value, k, rows, cols):  # pragma: no cover - compiled
     return True
 
 
-def _local_pairwise(clue, active, rows, cols, c, radius):  # pragma: no cover - compiled
+def _local_pairwise(clue, active, rows, cols, c, radius, capacity):  # pragma: no cover - compiled
     """Do the pairwise rules on the active clues within `radius` rows and columns of clue c (c
-    itself excluded) fix every cell of c's window? A relaxation: those clues' equations are the
-    whole grid's, and the cells around them that no such clue covers are left free."""
+    itself excluded) fix every cell of c's window? 1 or 0; -1 when `capacity` equations were not
+    enough. A relaxation: those clues' equations are the whole grid's, and the cells around them
+    that no such clue covers are left free."""
     r, q = c // cols, c % cols
     r0, r1 = max(r - radius - 1, 0), min(r + radius + 2, rows)
     c0, c1 = max(q - radius - 1, 0), min(q + radius + 2, cols)
@@ -892,7 +893,6 @@ def _local_pairwise(clue, active, rows, cols, c, radius):  # pragma: no cover - 
                 sub_active[i * w + j] = True
                 sub_clue[i * w + j] = clue[k]
                 dist[i * w + j] = max(abs(gi - r), abs(gj - q))
-    capacity = 16 * h * w + 1024
     anc = np.empty(capacity, dtype=np.int32)
     msk = np.empty(capacity, dtype=np.int16)
     cnt = np.empty(capacity, dtype=np.int16)
@@ -906,9 +906,11 @@ def _local_pairwise(clue, active, rows, cols, c, radius):  # pragma: no cover - 
     _pairwise_start(sub_clue, sub_active, value, h, w, anc, msk, cnt, alive, nxt, head, meta, order)
     here = (r - r0) * w + q - c0
     _pairwise_run(0, value, h, w, anc, msk, cnt, alive, nxt, head, meta, here)
-    if meta[1] or meta[2]:
-        return False  # out of room, or contradictory clues: no proof here
-    return _window_fixed(value, here, h, w)
+    if meta[1]:
+        return -1
+    if meta[2]:
+        return 0  # contradictory clues: no proof here
+    return 1 if _window_fixed(value, here, h, w) else 0
 
 
 def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed, budget):  # pragma: no cover - compiled
@@ -1215,12 +1217,22 @@ def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: in
     - trimming without c runs as it did with c, and solves the puzzle (advanced grade): with c's
       window fixed, c's equation is 0 = 0, so the pairwise phase ends where it ended with c, and
       elimination, which only takes equations that see an open cell, gets the same equations.
+
+    The answer is monotone as well: more clues in force or a larger radius never turn a yes into
+    a no (the same fixpoint argument), which `recon.puzzle` relies on. Its Python twin is
+    `recon.puzzle.window_fixed_nearby_python` (tests compare them).
     """
     _compile()
     rows, cols = clues.shape
     clue = np.ascontiguousarray(clues, dtype=np.int64).ravel()
     active = np.ascontiguousarray(known, dtype=np.bool_).ravel()
-    return bool(_local_pairwise(clue, active, rows, cols, int(c), int(radius)))
+    side = 2 * radius + 3
+    capacity = 16 * side * side + 1024
+    while True:
+        answer = _local_pairwise(clue, active, rows, cols, int(c), int(radius), capacity)
+        if answer >= 0:
+            return bool(answer)
+        capacity *= 4  # out of room for derived equations: again with more
 
 
 def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:

@@ -40,7 +40,6 @@ unique by a complete engine before it is returned.
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,7 +47,7 @@ import numpy as np
 from . import kernels
 from .engines import algebra, backtrack, milp, sat, trim
 from .incremental import ALL, LANES, Closure, basic_closures
-from .model import Problem, cell_name, is_solution, make_problem, status
+from .model import Problem, cell_name, is_solution, make_problem, status, window_cells
 from .result import ReconError, Verdict
 
 DIFFICULTIES = ("basic", "advanced", "search")
@@ -68,17 +67,25 @@ USE_SAT = sat.AVAILABLE
 #: The complete engine that certifies advanced and search puzzles (see certify): SAT when
 #: python-sat is installed, MILP otherwise.
 CERTIFIER = sat.NAME if sat.AVAILABLE else milp.NAME
-#: With numba, an advanced removal is also checked near the clue (`kernels.window_fixed_nearby`):
-#: the pairwise rules on the clues within each of these many rows and columns in turn; () turns
-#: the check off. The radii hardly matter: (4, 10), (4, 8) and (3, 6, 10) took 1.04, 1.04 and
-#: 1.03 s median over 6 seeds at 30x30 (same run). Search does not use it, though its proof would hold there too (the field was the
-#: only solution with the clue): a SAT "no" early on costs about 0.04 ms, and with the check
-#: search generation was slower, 3.66 against 3.18 s at 60x60 and 22.7 against 21.0 s at 100x100;
-#: asked only when the tiles found no second solution (late, where a SAT "no" costs most), it
-#: proved 20 of 641 questions at 60x60.
+#: Advanced generation's first pass removes, in the order drawn, every clue whose removal the
+#: pairwise rules near it prove harmless (`local_proof`: the clues within LOCAL_RADII[-1] rows and
+#: columns, without it, fix its window, so trimming without it runs as it ran with it), and only
+#: then tries the others, in the same order, with SAT and whole-grid trimming. Against one pass
+#: that tries each clue in turn (with this check as a shortcut), on the same fields: 22.4 against
+#: 43.4 s at 60x60, 4.03 against 4.58 s at 40x40, 1.04 against 1.20 s at 30x30, and fewer clues
+#: (43.7 against 45.5 %, 43.0 against 44.4 %, 42.1 against 43.3 %): the clues that need trimming
+#: are tried when the puzzle is sparser, where SAT turns more of them down at once. False: one
+#: pass in turn, trimming deciding (bench/bench_puzzle.py --local-first-ab).
+LOCAL_FIRST = True
+#: The radii the check near a clue is run at, in turn: the answer is monotone in the radius (a yes
+#: at 4 is a yes at 10), so the last one decides and the others only save time. (4, 10), (4, 8)
+#: and (3, 6, 10) took 1.04, 1.04 and 1.03 s median over 6 seeds at 30x30 as a shortcut in the
+#: one-pass loop (same run). Search does not use it, though its proof would hold there too (the
+#: field was the only solution with the clue): a SAT "no" early on costs about 0.04 ms, and with
+#: the check search generation was slower, 3.66 against 3.18 s at 60x60 and 22.7 against 21.0 s at
+#: 100x100; asked only when the tiles found no second solution (late, where a SAT "no" costs
+#: most), it proved 20 of 641 questions at 60x60.
 LOCAL_RADII = (4, 10)
-#: ... before SAT while at least half of the last LOCAL_WINDOW clues tried went (after it otherwise).
-LOCAL_WINDOW = 50
 
 
 class GenerationFailed(ReconError):
@@ -212,6 +219,10 @@ def _solves(check, problem: Problem) -> bool:
 def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
     """Remove clues to an advanced puzzle that is minimal, and the number of passes it took.
 
+    The first pass has two parts (LOCAL_FIRST): every clue the check near it proves removable goes,
+    in order (`_remove_local`); then the others are tried in the same order as in any pass. The
+    check is not asked again after that: its answer only turns from yes to no as clues go.
+
     Trimming is not monotone (see the module docstring): a clue kept because trimming failed
     without it may become removable once others have gone. So after the first pass, pass over the
     kept clues again, in the same order, until a pass removes none. With python-sat and numba, a
@@ -220,7 +231,10 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
     When no clue is left to try, the next pass would remove none: it is counted, not run, so both
     paths report the same number of passes.
     """
-    known, held = _advanced_pass(field, order, None)
+    known = None
+    if LOCAL_FIRST:
+        known, order = _remove_local(field, order)
+    known, held = _advanced_pass(field, order, known)
     passes = 1
     while held.any():
         again, held = _advanced_pass(field, order[held[order]], known)
@@ -231,11 +245,69 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
     return known, passes + 1
 
 
+def _remove_local(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Remove, in order, every clue that `local_proof` shows trimming can do without: the clues
+    left, and the part of the order they make up (to be tried next)."""
+    clues = status(field)
+    known = np.ones(field.shape, dtype=bool)
+    rest = []
+    for c in order:
+        c = int(c)
+        known.flat[c] = False
+        if not local_proof(clues, known, c):
+            known.flat[c] = True
+            rest.append(c)
+    return known, np.array(rest, dtype=np.int64)
+
+
+def local_proof(clues: np.ndarray, known: np.ndarray, c: int) -> bool:
+    """Do the pairwise rules on the clues in force within LOCAL_RADII[-1] rows and columns of
+    clue c, without c, fix c's window? (`kernels.window_fixed_nearby`, compiled, with numba; else
+    its Python twin, the same answer.) If the puzzle with c was solved by trimming, a yes proves
+    the puzzle without c is too: trimming runs as it ran with c (see window_fixed_nearby)."""
+    if USE_KERNELS:
+        return any(kernels.window_fixed_nearby(clues, known, c, r) for r in LOCAL_RADII)
+    return window_fixed_nearby_python(clues, known, c, LOCAL_RADII[-1])
+
+
+def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, radius: int) -> bool:
+    """`kernels.window_fixed_nearby` in Python: trim's basic and pairwise rules (no elimination)
+    on the clues in force within `radius` rows and columns of clue c, without c, over the cells
+    they see and one ring around, free; is c's window fixed at their fixpoint? The fixpoint does
+    not depend on the order the rules run in, so this is the compiled answer (tests compare)."""
+    rows, cols = clues.shape
+    r, q = divmod(c, cols)
+    r0, r1 = max(r - radius - 1, 0), min(r + radius + 2, rows)
+    c0, c1 = max(q - radius - 1, 0), min(q + radius + 2, cols)
+    w = c1 - c0
+
+    def local(y: int, x: int) -> int:
+        return (y - r0) * w + x - c0
+
+    equations = []
+    # the outer ring (unless it is the grid's edge) holds cells but no clues
+    for i in range(r0 + (r0 > 0), r1 - (r1 < rows)):
+        for j in range(c0 + (c0 > 0), c1 - (c1 < cols)):
+            if known[i, j] and i * cols + j != c:
+                cells = [local(y, x) for y, x in window_cells(clues.shape, i, j)]
+                equations.append((cell_name(i, j), cells, int(clues[i, j])))
+    trimmer = trim.Trimmer.on_cells((r1 - r0, w), range((r1 - r0) * w), equations)
+    try:
+        trimmer.load()
+        trimmer.rule_basic()
+        while trimmer.rule_pairwise() or trimmer.unpaired:
+            pass
+    except trim.Contradiction:
+        return False  # contradictory clues: no proof here
+    return all(trimmer.value[local(y, x)] >= 0 for y, x in window_cells(clues.shape, r, q))
+
+
 def _advanced_pass(field: np.ndarray, order: np.ndarray, known: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """One pass of advanced removals over `order`: the clues kept, and (flat) those that a later
     pass must try again: with SAT, the ones trimming failed; without, every one kept."""
     if USE_SAT and USE_KERNELS:
-        return _remove_clues_sat(field, order, None, "advanced", known)
+        first = known is None and bool(LOCAL_RADII)  # one pass in turn (not LOCAL_FIRST): check near the clue first
+        return _remove_clues_sat(field, order, None, "advanced", known, first)
     kept = _remove_clues(field, order, "advanced", None, known)
     return kept, kept.ravel()
 
@@ -258,7 +330,8 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     if difficulty == "basic" and USE_KERNELS and (field.size >= BASIC_KERNEL_CELLS or kernels.loaded()):
         return kernels.remove_clues_basic(field, order, target)
     if USE_SAT and (difficulty == "search" or (difficulty == "advanced" and USE_KERNELS)):
-        return _remove_clues_sat(field, order, target, difficulty, known)[0]
+        local = difficulty == "advanced" and known is None and bool(LOCAL_RADII)
+        return _remove_clues_sat(field, order, target, difficulty, known, local)[0]
     closure = Closure(field, None if known is None else known.ravel())
     cache: dict = {}
     kept = int(sum(closure.active))
@@ -280,7 +353,12 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
 
 
 def _remove_clues_sat(
-    field: np.ndarray, order: np.ndarray, target: int | None, difficulty: str = "search", known: np.ndarray | None = None
+    field: np.ndarray,
+    order: np.ndarray,
+    target: int | None,
+    difficulty: str = "search",
+    known: np.ndarray | None = None,
+    local: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The removal loop with an incremental SAT solver (`sat.SecondSolution`) asked first; the
     clues kept, and those of them kept only because trimming failed (advanced).
@@ -290,25 +368,16 @@ def _remove_clues_sat(
     decides. Asking SAT first halved advanced generation at 30x30 and 40x40 (3.8 to 1.9 s, 21.6
     to 10.7 s), since trimming a puzzle it cannot solve was the slowest check (issue 5 note).
 
-    With numba, advanced asks `kernels.window_fixed_nearby` too (LOCAL_RADII): the pairwise rules
-    on the clues near c, without c. If they fix c's window, trimming the puzzle without c runs as
-    it ran with c (see there) and solves it. Asked before SAT while at least half of the recent
-    clues went, after it otherwise (at 30x30 it settles three accepted removals in four).
+    local (advanced): ask `local_proof` before SAT; a yes settles the removal (the same decision,
+    sooner). Not asked in the passes that follow `_remove_local`: it said no there already, and
+    it stays no with fewer clues.
 
     known: the clues still in force (a later pass; only the clues in `order` are tried).
     """
     known = np.ones(field.size, dtype=bool) if known is None else known.ravel().copy()
     kept = int(known.sum())
     shape = field.shape
-    # advanced: a removal the pairwise rules still solve near the clue leaves trimming's run as it
-    # was (kernels.window_fixed_nearby); asked before SAT while most recent removals went through
-    local = USE_KERNELS and bool(LOCAL_RADII) and difficulty == "advanced"
-    recent: deque[bool] = deque(maxlen=LOCAL_WINDOW)
     held = np.zeros(field.size, dtype=bool)
-
-    def near(c: int) -> bool:
-        return any(kernels.window_fixed_nearby(clues, known.reshape(shape), c, r) for r in LOCAL_RADII)
-
     with sat.SecondSolution(field, order) as oracle:
         clues = oracle.clues.reshape(shape)
         tried = np.zeros(field.size, dtype=bool)
@@ -322,14 +391,12 @@ def _remove_clues_sat(
             if not known[c]:
                 continue
             known[c] = False
-            first = local and 2 * sum(recent) >= len(recent)
-            if first and near(c):
+            if local and local_proof(clues, known.reshape(shape), c):
                 keep = False
             else:
                 keep = oracle.another_without(c)
-                if not keep and difficulty == "advanced" and not (local and not first and near(c)):
+                if not keep and difficulty == "advanced":
                     keep = held[c] = not kernels.trims_fully(clues, known.reshape(shape))
-            recent.append(not keep)
             oracle.decide(c, keep)
             known[c] = keep
             kept -= not keep

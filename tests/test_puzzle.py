@@ -411,6 +411,7 @@ def test_advanced_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     if not fast:
         monkeypatch.setattr(puzzle_module, "USE_SAT", False)
         monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
+    monkeypatch.setattr(puzzle_module, "LOCAL_FIRST", False)  # the first pass: each clue in turn
     rng = np.random.default_rng(6)
     field = random_field(9, 13, 50, rng)
     order = rng.permutation(field.size)
@@ -429,6 +430,10 @@ def test_advanced_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     known, passes = _remove_clues_advanced(field, order)
     assert removable(first) == [(1, 4)]
     assert passes == 3 and known.sum() == first.sum() - 1
+    assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
+    assert removable(known) == []
+    monkeypatch.setattr(puzzle_module, "LOCAL_FIRST", True)  # the clues the local check settles first
+    known, passes = _remove_clues_advanced(field, order)
     assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
     assert removable(known) == []
 
@@ -471,11 +476,11 @@ def test_window_fixed_nearby_is_a_proof(shape):
 
 @needs_numba
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3), (17, 23)])
-def test_local_advanced_checks_make_the_same_decisions(monkeypatch, shape):
-    """Advanced generation with the local pairwise check (puzzle.LOCAL_RADII) keeps exactly the
-    clues it keeps without it, on grids wider than the check's reach. The check settles removals,
-    also (17 x 23) from puzzles that trimming solves only with elimination: trimming without the
-    clue runs as it did with it."""
+def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shape):
+    """Advanced generation in one pass in turn (not LOCAL_FIRST) with the local pairwise check
+    (puzzle.LOCAL_RADII) as a shortcut keeps exactly the clues it keeps without it, on grids wider
+    than the check's reach. The check settles removals, also (17 x 23) from puzzles that trimming
+    solves only with elimination: trimming without the clue runs as it did with it."""
     from recon import kernels
     from recon import puzzle as puzzle_module
 
@@ -491,6 +496,7 @@ def test_local_advanced_checks_make_the_same_decisions(monkeypatch, shape):
         return proved
 
     monkeypatch.setattr(kernels, "window_fixed_nearby", spy)
+    monkeypatch.setattr(puzzle_module, "LOCAL_FIRST", False)
     rng = np.random.default_rng(sum(shape))
     field = random_field(*shape, 50, rng)
     order = rng.permutation(field.size)
@@ -507,3 +513,88 @@ def test_local_advanced_checks_make_the_same_decisions(monkeypatch, shape):
             known.flat[c] = True  # the puzzle the clue was removed from
             before.append(trim.solve(make_problem(clues, known)).stats.get("rule:elimination", 0) > 0)
         assert any(before)
+
+
+@pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 12), (9, 11), (11, 9), (23, 26)])
+def test_python_twin_of_the_check_near_the_clue_gives_the_compiled_answer(shape):
+    """puzzle.window_fixed_nearby_python (trim's basic and pairwise rules on the clues near c)
+    answers as kernels.window_fixed_nearby, at radii that see the whole grid or part of it, on
+    puzzles with some clues gone: the path without numba makes the same removals."""
+    from recon import kernels
+    from recon.puzzle import window_fixed_nearby_python
+
+    rng = np.random.default_rng(sum(shape) + 3)
+    answers = []
+    for _ in range(12):
+        field = random_field(*shape, int(rng.integers(25, 75)), rng)
+        clues = status(field)
+        known = rng.random(shape) < rng.uniform(0.4, 1.0)
+        for c in rng.choice(field.size, 4, replace=False).tolist():
+            known.flat[c] = False
+            for radius in (1, 3, 10):
+                python = window_fixed_nearby_python(clues, known, c, radius)
+                if kernels.AVAILABLE:
+                    assert kernels.window_fixed_nearby(clues, known, c, radius) == python, (c, radius)
+                answers.append(python)
+    assert any(answers) and not all(answers)
+
+
+@pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
+def test_advanced_generation_gives_the_same_puzzle_on_every_path(monkeypatch, shape):
+    """Advanced generation (the clues the check near them settles first, then the others with
+    every pass they need) keeps the same clues, in as many passes, with python-sat and numba, with
+    numba alone and with neither: same seed, same puzzle."""
+    from recon import puzzle as puzzle_module
+
+    densities = (5, 35) if min(shape) == 2 else (20, 70)  # 2 x k: dense fields are rarely unique
+    paths = [{"USE_SAT": False, "USE_KERNELS": False}]
+    if puzzle_module.kernels.AVAILABLE:
+        paths.append({"USE_SAT": False, "USE_KERNELS": True})
+        if sat.AVAILABLE:
+            paths.append({"USE_SAT": True, "USE_KERNELS": True})
+    compared = removed = 0
+    for seed in range(400):
+        if compared == 3:
+            break
+        rng = np.random.default_rng(seed)
+        field = random_field(*shape, int(rng.integers(*densities)), rng)
+        if not puzzle_module.is_advanced(make_problem(status(field))):
+            continue
+        order = rng.permutation(field.size)
+        results = []
+        for flags in paths:
+            for name, value in flags.items():
+                monkeypatch.setattr(puzzle_module, name, value)
+            known, passes = puzzle_module._remove_clues_advanced(field, order)
+            results.append((known.tobytes(), passes))
+        assert len(set(results)) == 1, (shape, seed, results)
+        compared += 1
+        removed += int((~known).sum())
+    assert compared == 3 and removed > 0
+
+
+@needs_numba
+@pytest.mark.parametrize("shape", [(3, 40), (40, 3), (13, 17)])
+def test_local_first_pass_gives_a_minimal_advanced_puzzle(monkeypatch, shape):
+    """With the clues the check near them settles removed first (LOCAL_FIRST), on grids wider than
+    the check's reach: trimming solves the result, and no clue of it can go (each checked with the
+    Python trimmer); most removals were settled by the check alone."""
+    from recon import kernels
+    from recon import puzzle as puzzle_module
+
+    calls = []
+    real = kernels.trims_fully
+    monkeypatch.setattr(kernels, "trims_fully", lambda *a, **k: calls.append(1) or real(*a, **k))
+    rng = np.random.default_rng(sum(shape) + 1)
+    field = random_field(*shape, 50, rng)
+    clues = status(field)
+    if not trim.solve(make_problem(clues)).verdict is Verdict.UNIQUE:
+        pytest.skip("this field's full status is not trimmed")
+    known, passes = puzzle_module._remove_clues_advanced(field, rng.permutation(field.size))
+    assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
+    for r, c in np.argwhere(known):
+        fewer = known.copy()
+        fewer[r, c] = False
+        assert trim.solve(make_problem(clues, fewer)).verdict is not Verdict.UNIQUE, (r, c)
+    gone = int((~known).sum())
+    assert gone > 2 * len(calls), (gone, len(calls))
