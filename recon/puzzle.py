@@ -12,8 +12,10 @@ without it is still solved by the asked grade's rules:
   near the clue; without python-sat, by trimming, a small search, or MILP. With python-sat and
   numba, advanced asks the same SAT solver first: a second solution settles a removal without
   trimming. And the pairwise rules are run on the clues near the removed one only
-  (`kernels.window_fixed_nearby`): if they fix its window, trimming without the clue runs as it
-  ran with it, so it still solves the puzzle, a proof that needs no whole-grid trimming.
+  (`local_proof`): if they fix its window, trimming without the clue runs as it ran with it, so
+  it still solves the puzzle, a proof that needs no whole-grid trimming. Advanced generation
+  first removes every clue that proof settles, in the order drawn, and only then tries the
+  others (LOCAL_FIRST).
 
 Each check is incremental (recon.incremental): the single-clue closure is updated, not recomputed,
 and only the groups of open cells that a removal touches are trimmed or searched; for basic, 64
@@ -265,9 +267,8 @@ def local_proof(clues: np.ndarray, known: np.ndarray, c: int) -> bool:
     clue c, without c, fix c's window? (`kernels.window_fixed_nearby`, compiled, with numba; else
     its Python twin, the same answer.) If the puzzle with c was solved by trimming, a yes proves
     the puzzle without c is too: trimming runs as it ran with c (see window_fixed_nearby)."""
-    if USE_KERNELS:
-        return any(kernels.window_fixed_nearby(clues, known, c, r) for r in LOCAL_RADII)
-    return window_fixed_nearby_python(clues, known, c, LOCAL_RADII[-1])
+    check = kernels.window_fixed_nearby if USE_KERNELS else window_fixed_nearby_python
+    return any(check(clues, known, c, r) for r in LOCAL_RADII)  # a yes at a smaller radius is a yes at the last
 
 
 def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, radius: int) -> bool:
