@@ -285,22 +285,29 @@ def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, rad
     def local(y: int, x: int) -> int:
         return (y - r0) * w + x - c0
 
-    equations = []
+    near = []
     # the outer ring (unless it is the grid's edge) holds cells but no clues
     for i in range(r0 + (r0 > 0), r1 - (r1 < rows)):
         for j in range(c0 + (c0 > 0), c1 - (c1 < cols)):
             if known[i, j] and i * cols + j != c:
                 cells = [local(y, x) for y, x in window_cells(clues.shape, i, j)]
-                equations.append((cell_name(i, j), cells, int(clues[i, j])))
-    trimmer = trim.Trimmer.on_cells((r1 - r0, w), range((r1 - r0) * w), equations)
+                near.append((max(abs(i - r), abs(j - q)), (cell_name(i, j), cells, int(clues[i, j]))))
+    near.sort(key=lambda item: item[0])  # nearest first, as the compiled check: it can stop sooner
+    trimmer = trim.Trimmer.on_cells((r1 - r0, w), range((r1 - r0) * w), [eq for _, eq in near])
+    window = [local(y, x) for y, x in window_cells(clues.shape, r, q)]
+
+    def fixed() -> bool:
+        return all(trimmer.value[x] >= 0 for x in window)
+
     try:
         trimmer.load()
         trimmer.rule_basic()
-        while trimmer.rule_pairwise() or trimmer.unpaired:
+        # the rules only add fixed cells: once the window is fixed it stays fixed at the fixpoint
+        while not fixed() and (trimmer.rule_pairwise() or trimmer.unpaired):
             pass
     except trim.Contradiction:
         return False  # contradictory clues: no proof here
-    return all(trimmer.value[local(y, x)] >= 0 for y, x in window_cells(clues.shape, r, q))
+    return fixed()
 
 
 def _advanced_pass(field: np.ndarray, order: np.ndarray, known: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
