@@ -73,11 +73,11 @@ CERTIFIER = sat.NAME if sat.AVAILABLE else milp.NAME
 #: pairwise rules near it prove harmless (`local_proof`: the clues within LOCAL_RADII[-1] rows and
 #: columns, without it, fix its window, so trimming without it runs as it ran with it), and only
 #: then tries the others, in the same order, with SAT and whole-grid trimming. Against one pass
-#: that tries each clue in turn (with this check as a shortcut), on the same fields: 22.4 against
-#: 43.4 s at 60x60, 4.03 against 4.58 s at 40x40, 1.04 against 1.20 s at 30x30, and fewer clues
-#: (43.7 against 45.5 %, 43.0 against 44.4 %, 42.1 against 43.3 %): the clues that need trimming
-#: are tried when the puzzle is sparser, where SAT turns more of them down at once. False: one
-#: pass in turn, trimming deciding (bench/bench_puzzle.py --local-first-ab).
+#: that tries each clue in turn (with this check as a shortcut), on the same fields in the same
+#: run (bench/bench_puzzle.py --local-first-ab): 0.97 against 1.15 s at 30x30, 2.82 against 3.81 s
+#: at 40x40, 21.8 against 37.9 s at 60x60, and fewer clues (42.1 against 43.3 %, 42.6 against
+#: 44.2 %, 43.4 against 44.7 %): the clues that need trimming are tried when the puzzle is
+#: sparser, where SAT turns more of them down at once. False: that one pass in turn.
 LOCAL_FIRST = True
 #: The radii the check near a clue is run at, in turn: the answer is monotone in the radius (a yes
 #: at 4 is a yes at 10), so the last one decides and the others only save time. (4, 10), (4, 8)
@@ -314,7 +314,7 @@ def _advanced_pass(field: np.ndarray, order: np.ndarray, known: np.ndarray | Non
     """One pass of advanced removals over `order`: the clues kept, and (flat) those that a later
     pass must try again: with SAT, the ones trimming failed; without, every one kept."""
     if USE_SAT and USE_KERNELS:
-        first = known is None and bool(LOCAL_RADII)  # one pass in turn (not LOCAL_FIRST): check near the clue first
+        first = known is None and bool(LOCAL_RADII)  # the first pass without LOCAL_FIRST: the check as a shortcut
         return _remove_clues_sat(field, order, None, "advanced", known, first)
     kept = _remove_clues(field, order, "advanced", None, known)
     return kept, kept.ravel()
