@@ -1201,7 +1201,7 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None):
         capacity, pool = 4 * capacity, 4 * pool  # out of room: again with more
 
 
-def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: int) -> bool:
+def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: int, capacity: int | None = None) -> bool:
     """Do the pairwise rules on the clues in force (known) within `radius` rows and columns of
     clue c, without c, fix every cell of c's window?
 
@@ -1227,7 +1227,7 @@ def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: in
     clue = np.ascontiguousarray(clues, dtype=np.int64).ravel()
     active = np.ascontiguousarray(known, dtype=np.bool_).ravel()
     side = 2 * radius + 3
-    capacity = 16 * side * side + 1024
+    capacity = 16 * side * side + 1024 if capacity is None else capacity  # equations' room to start with
     while True:
         answer = _local_pairwise(clue, active, rows, cols, int(c), int(radius), capacity)
         if answer >= 0:
