@@ -167,6 +167,18 @@ def _remove_clues_basic(mine, order, rows, cols, target):  # pragma: no cover - 
 # Equations live in arrays with one linked list per anchor; meta = [count, overflow, contradiction].
 
 
+def _equation_store(capacity, n):  # pragma: no cover - compiled
+    """Empty arrays for `capacity` equations on a grid of n cells (see above)."""
+    anc = np.empty(capacity, dtype=np.int32)
+    msk = np.empty(capacity, dtype=np.int16)
+    cnt = np.empty(capacity, dtype=np.int16)
+    alive = np.zeros(capacity, dtype=np.bool_)
+    nxt = np.empty(capacity, dtype=np.int32)
+    head = np.full(n, -1, dtype=np.int32)
+    meta = np.zeros(3, dtype=np.int64)
+    return anc, msk, cnt, alive, nxt, head, meta
+
+
 def _popcount(x):  # pragma: no cover - compiled
     k = 0
     while x:
@@ -502,34 +514,26 @@ def _reduce(pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, ro
     fill-in; the form is unique whichever). Returns 0, 1 on overflow, 2 when a row reads
     0 = nonzero, 3 when the pool is full."""
     m = rhs.size
-    words = occ.shape[1]
-    pivoted = np.zeros(words, dtype=np.uint64)
     for i in range(m):
         piv[i] = -1
         mx[i] = max(abs(rhs[i]), 1)
     for col in range(c):
-        k = 0
+        k = _rows_in(occ, col, rows_buf)
         best = -1
-        for w in range(words):
-            word = occ[col, w] & ~pivoted[w]
-            while word:
-                low = word & (~word + _ONE)
-                word ^= low
-                i = w * 64 + math.frexp(float(low))[1] - 1
-                rows_buf[k] = i
-                k += 1
-                if best < 0 or ln[i] < ln[best]:
-                    best = i
+        for t in range(k):
+            i = rows_buf[t]
+            if piv[i] < 0 and (best < 0 or ln[i] < ln[best]):
+                best = i
         if best < 0:
             continue
         for t in range(k):  # forward: clear the column in the rows without a pivot only
-            if rows_buf[t] != best:
-                code = _clear(pc, pv, st, ln, cp, top, occ, rhs, mx, buf_c, buf_v, rows_buf[t], best, col)
+            i = rows_buf[t]
+            if i != best and piv[i] < 0:
+                code = _clear(pc, pv, st, ln, cp, top, occ, rhs, mx, buf_c, buf_v, i, best, col)
                 if code:
                     return code
         piv[best] = col
         row_of[col] = best
-        pivoted[best >> 6] |= _ONE << np.uint64(best & 63)
     for i in range(m):
         if piv[i] < 0 and rhs[i] != 0:  # no entry left
             return 2
@@ -893,13 +897,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity):  # pragma: n
                 sub_active[i * w + j] = True
                 sub_clue[i * w + j] = clue[k]
                 dist[i * w + j] = max(abs(gi - r), abs(gj - q))
-    anc = np.empty(capacity, dtype=np.int32)
-    msk = np.empty(capacity, dtype=np.int16)
-    cnt = np.empty(capacity, dtype=np.int16)
-    alive = np.zeros(capacity, dtype=np.bool_)
-    nxt = np.empty(capacity, dtype=np.int32)
-    head = np.full(h * w, -1, dtype=np.int32)
-    meta = np.zeros(3, dtype=np.int64)
+    anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, h * w)
     value = np.full(h * w, -1, dtype=np.int8)
     # the equations nearest c first: the run stops as soon as c's window is fixed
     order = np.argsort(dist, kind="mergesort")
@@ -923,13 +921,7 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     second solution flipping a cell of seed's window was found (with seed >= 0: mine is then
     the field, and the puzzle with clue seed had one solution) after the pairwise phase."""
     n = rows * cols
-    anc = np.empty(capacity, dtype=np.int32)
-    msk = np.empty(capacity, dtype=np.int16)
-    cnt = np.empty(capacity, dtype=np.int16)
-    alive = np.zeros(capacity, dtype=np.bool_)
-    nxt = np.empty(capacity, dtype=np.int32)
-    head = np.full(n, -1, dtype=np.int32)
-    meta = np.zeros(3, dtype=np.int64)
+    anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, n)
     _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
     e = _pairwise_run(0, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
     if meta[2]:
@@ -1075,7 +1067,7 @@ def _compile() -> None:
     """Replace the kernels by their numba versions (once; numba caches the machine code on disk).
     A kernel calls the others through this module's globals, so all are replaced, callees first."""
     global _compiled, _closure64, _solved_lanes, _remove_clues_basic
-    global _popcount, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
+    global _equation_store, _popcount, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
     global _gcd, _rows_in, _mark, _entry, _compact, _room, _normalise, _clear, _reduce, _substitute_all, _bound_row
     global _group_sizes, _trim
     global _tally, _flip, _unflip, _settle, _branch_cell, _another_solution, _local_pairwise
@@ -1088,6 +1080,7 @@ def _compile() -> None:
     _closure64 = jit(_closure64)
     _solved_lanes = jit(_solved_lanes)
     _remove_clues_basic = jit(_remove_clues_basic)
+    _equation_store = jit(_equation_store)
     _popcount = jit(_popcount)
     _eq_add = jit(_eq_add)
     _frame = jit(_frame)
