@@ -314,8 +314,7 @@ def _advanced_pass(field: np.ndarray, order: np.ndarray, known: np.ndarray | Non
     """One pass of advanced removals over `order`: the clues kept, and (flat) those that a later
     pass must try again: with SAT, the ones trimming failed; without, every one kept."""
     if USE_SAT and USE_KERNELS:
-        first = known is None and bool(LOCAL_RADII)  # the first pass without LOCAL_FIRST: the check as a shortcut
-        return _remove_clues_sat(field, order, None, "advanced", known, first)
+        return _remove_clues_sat(field, order, None, "advanced", known)
     kept = _remove_clues(field, order, "advanced", None, known)
     return kept, kept.ravel()
 
@@ -338,8 +337,7 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     if difficulty == "basic" and USE_KERNELS and (field.size >= BASIC_KERNEL_CELLS or kernels.loaded()):
         return kernels.remove_clues_basic(field, order, target)
     if USE_SAT and (difficulty == "search" or (difficulty == "advanced" and USE_KERNELS)):
-        local = difficulty == "advanced" and known is None and bool(LOCAL_RADII)
-        return _remove_clues_sat(field, order, target, difficulty, known, local)[0]
+        return _remove_clues_sat(field, order, target, difficulty, known)[0]
     closure = Closure(field, None if known is None else known.ravel())
     cache: dict = {}
     kept = int(sum(closure.active))
@@ -366,7 +364,6 @@ def _remove_clues_sat(
     target: int | None,
     difficulty: str = "search",
     known: np.ndarray | None = None,
-    local: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The removal loop with an incremental SAT solver (`sat.SecondSolution`) asked first; the
     clues kept, and those of them kept only because trimming failed (advanced).
@@ -376,12 +373,13 @@ def _remove_clues_sat(
     decides. Asking SAT first halved advanced generation at 30x30 and 40x40 (3.8 to 1.9 s, 21.6
     to 10.7 s), since trimming a puzzle it cannot solve was the slowest check (issue 5 note).
 
-    local (advanced): ask `local_proof` before SAT; a yes settles the removal (the same decision,
-    sooner). Not asked in the passes that follow `_remove_local`: it said no there already, and
-    it stays no with fewer clues.
-
-    known: the clues still in force (a later pass; only the clues in `order` are tried).
+    known: the clues still in force (after `_remove_local`, or a later pass; only the clues in
+    `order` are tried). Without it (a first pass in turn: a clue target, or not LOCAL_FIRST),
+    advanced asks `local_proof` before SAT; a yes settles the removal (the same decision,
+    sooner). With it, the check is not asked: it said no to these clues already, and it stays no
+    with fewer clues.
     """
+    local = difficulty == "advanced" and known is None
     known = np.ones(field.size, dtype=bool) if known is None else known.ravel().copy()
     kept = int(known.sum())
     shape = field.shape
