@@ -911,7 +911,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity):  # pragma: n
     return 1 if _window_fixed(value, here, h, w) else 0
 
 
-def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed, budget):  # pragma: no cover - compiled
+def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed, budget, verdict_only):  # pragma: no cover - compiled
     """Trimming's rules to their fixpoint, as `recon.engines.trim` runs them: the pairwise phase
     until it stalls, then elimination on groups of at most max_cells open cells, then the
     pairwise phase on what that fixed, and so on. value (int8, -1 open) is updated in place.
@@ -919,7 +919,14 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     `capacity` equations or `pool` entries of elimination's rows were not enough, 4 when a
     coefficient could overflow int64, 5 when a
     second solution flipping a cell of seed's window was found (with seed >= 0: mine is then
-    the field, and the puzzle with clue seed had one solution) after the pairwise phase."""
+    the field, and the puzzle with clue seed had one solution) after the pairwise phase.
+
+    A group of more than max_cells open cells after the pairwise phase stays open: elimination
+    skips it, and nothing else reaches its cells (no clue sees cells of two groups, so cells
+    fixed elsewhere change none of its equations, and the pairwise rules are done with them).
+    Its equations are left out of the reduced form (the form of the other groups is the same
+    without them), and with verdict_only the answer is 3 at once, the cells fixed so far being
+    fewer than trim fixes."""
     n = rows * cols
     anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, n)
     _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
@@ -931,15 +938,28 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     if seed >= 0 and not _window_fixed(value, seed, rows, cols):
         if _another_solution(mine, active, value, rows, cols, seed, budget):
             return 5
-    # the reduced form of the clue equations on the cells still open
+    open_cells = 0
+    for x in range(n):
+        if value[x] < 0:
+            open_cells += 1
+    if open_cells == 0:
+        return 0
+    size = np.zeros(n, dtype=np.int64)
+    if open_cells > max_cells:
+        _group_sizes(active, value, rows, cols, size)
+    # the reduced form of the clue equations on the cells still open, but for groups too large
     col_of = np.full(n, -1, dtype=np.int64)
     c = 0
     for x in range(n):
         if value[x] < 0:
-            col_of[x] = c
-            c += 1
+            if size[x] > max_cells:
+                if verdict_only:
+                    return 3
+            else:
+                col_of[x] = c
+                c += 1
     if c == 0:
-        return 0
+        return 3
     cells = np.empty(c, dtype=np.int64)
     for x in range(n):
         if col_of[x] >= 0:
@@ -951,7 +971,7 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
             sees = False
             for i in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
                 for j in range(max(q - 1, 0), min(q + 1, cols - 1) + 1):
-                    if value[i * cols + j] < 0:
+                    if col_of[i * cols + j] >= 0:
                         sees = True
             if sees:
                 m += 1
@@ -979,7 +999,7 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
                 x = u * cols + w
                 if value[x] >= 0:
                     need -= value[x]
-                else:  # row-major cells: the columns come in increasing order
+                elif col_of[x] >= 0:  # row-major cells: the columns come in increasing order
                     pc[s + got] = col_of[x]
                     pv[s + got] = 1
                     _mark(occ, col_of[x], i, True)
@@ -1007,7 +1027,6 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     fixed_cols = np.empty(c, dtype=np.int64)
     fixed_vals = np.empty(c, dtype=np.int64)
     found = np.full(n, -1, dtype=np.int8)
-    size = np.zeros(n, dtype=np.int64)
     while True:
         open_cells = 0
         for x in range(n):
@@ -1015,15 +1034,11 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
                 open_cells += 1
         if open_cells == 0:
             return 0
-        if open_cells > max_cells:
-            _group_sizes(active, value, rows, cols, size)
-        # elimination: bound the rows that changed (in groups small enough)
+        # elimination: bound the rows that changed (every group left is small enough, and stays so)
         any_found = False
         for i in range(m):
             if not dirty[i] or piv[i] < 0:
                 continue
-            if open_cells > max_cells and size[cells[piv[i]]] > max_cells:
-                continue  # trim skips this group for now; look again when it shrinks
             dirty[i] = False
             if not _bound_row(pc, pv, st, ln, rhs, i, cells, found):
                 return 2
@@ -1145,6 +1160,7 @@ def trim_outcome(
     removed: int = -1,
     capacity: int | None = None,
     pool: int | None = None,
+    verdict_only: bool = False,
 ) -> tuple[str, np.ndarray]:
     """Run trimming's rules compiled: "trimmed" (every cell fixed), "several" (a second
     solution was found: see below), "stalled" (trimming does not fix every cell) or
@@ -1162,8 +1178,12 @@ def trim_outcome(
     With the field and a clue `removed` from a puzzle that had one solution, a short search for
     a second solution that flips a cell of that clue's window runs after the pairwise phase:
     when it finds one, trimming cannot solve the puzzle (it is sound): "several", at once.
+
+    verdict_only: stop as soon as some cell can never be fixed (a group of open cells too large
+    for elimination is left after the pairwise phase); the outcome is the same, but the cells
+    reported may then be fewer than trim's.
     """
-    code, value = _run_trim(clues, known, field, removed, capacity, pool)
+    code, value = _run_trim(clues, known, field, removed, capacity, pool, verdict_only)
     if code == 4:
         result = trim.solve(make_problem(clues, known))
         if result.decided is None:  # a contradiction: no solution, nothing fixed to report
@@ -1175,7 +1195,7 @@ def trim_outcome(
     return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
 
 
-def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None):
+def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, verdict_only=False):
     """_trim on a puzzle, with more room (derived equations, elimination's rows) until it has enough: (code, value)."""
     _compile()
     rows, cols = clues.shape
@@ -1188,7 +1208,9 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None):
     removed = removed if field is not None else -1
     while True:
         value = np.full(n, -1, dtype=np.int8)
-        code = _trim(clue, active, value, rows, cols, capacity, pool, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET)
+        code = _trim(
+            clue, active, value, rows, cols, capacity, pool, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET, verdict_only
+        )
         if code != 1:
             return code, value
         capacity, pool = 4 * capacity, 4 * pool  # out of room: again with more
@@ -1230,4 +1252,4 @@ def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: in
 
 def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:
     """Does trimming (all its rules) fix every cell of this puzzle? (See trim_outcome.)"""
-    return trim_outcome(clues, known, **options)[0] == "trimmed"
+    return trim_outcome(clues, known, verdict_only=True, **options)[0] == "trimmed"

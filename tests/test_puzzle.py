@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -395,6 +396,102 @@ def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, advanced_puz
         assert kernels.trims_fully(puzzle.clues, puzzle.known) == reference
         verdicts.append(reference)
     assert not all(verdicts)  # the limit mattered (with 3000 every one is solved)
+
+
+def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(monkeypatch):
+    """A group of open cells larger than ELIMINATION_MAX_CELLS after the pairwise phase stays
+    open for good, so the compiled trimmer leaves its equations out of the reduced form, and
+    trims_fully (verdict_only) stops there. With small limits, on the puzzles met while removing
+    clues as generation does (kept while trimming solves): the cells fixed are trim's, the
+    verdicts agree, and puzzles with and without such a group are met, the limit turning some
+    that trimming solves into ones it cannot (elimination beside such a group is rare here: the
+    next test builds it)."""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    rng = np.random.default_rng(11)
+    met = {"too large": 0, "small": 0, "limit mattered": 0}
+    shapes = [(1, 23), (23, 1), (2, 17), (9, 13), (14, 8), (16, 21)]
+    large_in = set()
+    for shape in [shape for shape in shapes for _ in range(3)]:
+        field = rng.random(shape) < rng.uniform(0.3, 0.7)
+        clues, known = status(field), np.ones(shape, dtype=bool)
+        for c in rng.permutation(field.size).tolist():
+            known.flat[c] = False
+            unlimited = kernels.trims_fully(clues, known)
+            max_cells = int(rng.choice([3, 5, 10, 20, 40]))
+            monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", max_cells)
+            outcome, fixed = kernels.trim_outcome(clues, known)
+            result = trim.solve(make_problem(clues, known))
+            reference = result.verdict is Verdict.UNIQUE
+            assert (outcome == "trimmed") == reference
+            assert kernels.trims_fully(clues, known) == reference
+            assert kernels.trim_outcome(clues, known, verdict_only=True)[0] == outcome
+            if result.decided is not None:
+                assert np.array_equal(fixed, np.where(result.decided, result.partial, -1))
+                sizes = _open_group_sizes(known, fixed)
+                met["too large" if sizes and max(sizes) > max_cells else "small"] += 1
+                if sizes and max(sizes) > max_cells:
+                    large_in.add(shape)
+            met["limit mattered"] += unlimited and not reference
+            monkeypatch.undo()
+            if not unlimited:
+                known.flat[c] = True
+    assert all(met.values()), met  # (the limit matters on the larger grids only)
+    assert large_in == set(shapes)
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+def test_compiled_trimming_eliminates_beside_a_group_too_large(monkeypatch, transpose):
+    """One grid, two parts no clue sees both of: above, rows whose few clues leave a group of 57
+    open cells; below a wall of 0 clues, a 6x13 advanced puzzle whose group (31 open cells after
+    the pairwise phase) only elimination solves. With the limit at 31, trimming solves the lower
+    part and leaves the upper one: the compiled trimmer leaves out the upper group's equations
+    and fixes trim's cells, and trims_fully says no. (Transposed: the same, by columns.)"""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    lower = generate_puzzle(6, 13, 50, np.random.default_rng(9), difficulty="advanced")
+    field = np.zeros((14, 13), dtype=bool)
+    field[:5] = np.random.default_rng(9).random((5, 13)) < 0.5
+    field[8:] = lower.field
+    known = np.zeros(field.shape, dtype=bool)
+    known[[1, 3, 6]] = True  # row 6: the wall, all 0 (rows 5 to 7 hold no mine)
+    known[8:] = lower.known
+    if transpose:
+        field, known = field.T, known.T
+    clues = status(field)
+    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 0)  # the pairwise phase alone
+    pairwise = trim.solve(make_problem(clues, known))
+    sizes = sorted(_open_group_sizes(known, np.where(pairwise.decided, pairwise.partial, -1)))
+    assert sizes[-2:] == [31, 57]
+    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 31)
+    result = trim.solve(make_problem(clues, known))
+    assert result.verdict is Verdict.UNDECIDED and result.stats["rule:elimination"] > 0
+    expected = np.where(result.decided, result.partial, -1)
+    assert (expected[8:] >= 0).all() if not transpose else (expected[:, 8:] >= 0).all()
+    outcome, fixed = kernels.trim_outcome(clues, known)
+    assert outcome == "stalled" and np.array_equal(fixed, expected)
+    assert not kernels.trims_fully(clues, known)
+    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 57)
+    assert kernels.trim_outcome(clues, known)[0] == ("trimmed" if trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE else "stalled")
+
+
+def _open_group_sizes(known, fixed):
+    """Sizes of the groups of open cells (fixed: -1 open), two joined when a clue sees both."""
+    rows, cols = known.shape
+    parent = list(range(known.size))
+
+    def root(x):
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for r, q in zip(*np.nonzero(known)):
+        seen = [i * cols + j for i in range(max(r - 1, 0), min(r + 2, rows)) for j in range(max(q - 1, 0), min(q + 2, cols)) if fixed[i, j] < 0]
+        for x in seen[1:]:
+            parent[root(x)] = root(seen[0])
+    return list(Counter(root(x) for x in np.flatnonzero(fixed.ravel() < 0).tolist()).values())
 
 
 @pytest.mark.parametrize("fast", [True, False])
