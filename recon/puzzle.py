@@ -231,15 +231,17 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
     later pass tries only the clues kept because trimming failed: a clue kept because the puzzle
     without it had a second solution can never go (with fewer clues that solution is still one).
     When no clue is left to try, the next pass would remove none: it is counted, not run, so both
-    paths report the same number of passes.
+    paths report the same number of passes. A clue last tried on the puzzle a pass starts from
+    (no clue went after it in the pass before) would fail again: it is kept without asking until
+    a clue goes (`_remove_clues_sat`'s settled).
     """
     known = None
     if LOCAL_FIRST:
         known, order = _remove_local(field, order)
-    known, held = _advanced_pass(field, order, known)
+    known, held, settled = _advanced_pass(field, order, known)
     passes = 1
     while held.any():
-        again, held = _advanced_pass(field, order[held[order]], known)
+        again, held, settled = _advanced_pass(field, order[held[order]], known, settled)
         passes += 1
         if again.sum() == known.sum():
             return known, passes
@@ -310,13 +312,16 @@ def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, rad
     return fixed()
 
 
-def _advanced_pass(field: np.ndarray, order: np.ndarray, known: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """One pass of advanced removals over `order`: the clues kept, and (flat) those that a later
-    pass must try again: with SAT, the ones trimming failed; without, every one kept."""
+def _advanced_pass(
+    field: np.ndarray, order: np.ndarray, known: np.ndarray | None, settled: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """One pass of advanced removals over `order`: the clues kept, (flat) those that a later
+    pass must try again (with SAT, the ones trimming failed; without, every one kept), and (flat,
+    with SAT) those of them last tried on the puzzle the pass ends with (see _remove_clues_sat)."""
     if USE_SAT and USE_KERNELS:
-        return _remove_clues_sat(field, order, None, "advanced", known)
+        return _remove_clues_sat(field, order, None, "advanced", known, settled)
     kept = _remove_clues(field, order, "advanced", None, known)
-    return kept, kept.ravel()
+    return kept, kept.ravel(), None
 
 
 def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target: int | None, known: np.ndarray | None = None) -> np.ndarray:
@@ -364,9 +369,15 @@ def _remove_clues_sat(
     target: int | None,
     difficulty: str = "search",
     known: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+    settled: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The removal loop with an incremental SAT solver (`sat.SecondSolution`) asked first; the
-    clues kept, and those of them kept only because trimming failed (advanced).
+    clues kept, those of them kept only because trimming failed (advanced), and those of these
+    last tried on the puzzle the loop ends with (no clue went after them).
+
+    settled (flat, advanced, a later pass): clues kept because trimming failed without them, on
+    the very puzzle this pass starts from. While no clue has gone in this pass, the puzzle is that
+    one, and both checks would answer as they did: such a clue is kept without asking.
 
     search: its answer decides. advanced: a second solution without the clue means trimming
     cannot solve the puzzle either (it is sound), so the clue stays; otherwise compiled trimming
@@ -384,6 +395,8 @@ def _remove_clues_sat(
     kept = int(known.sum())
     shape = field.shape
     held = np.zeros(field.size, dtype=bool)
+    since = []  # clues held since the last removal
+    gone_in_pass = False  # has a clue gone in this pass?
     with sat.SecondSolution(field, order) as oracle:
         clues = oracle.clues.reshape(shape)
         tried = np.zeros(field.size, dtype=bool)
@@ -396,6 +409,11 @@ def _remove_clues_sat(
             c = int(c)
             if not known[c]:
                 continue
+            if settled is not None and settled[c] and not gone_in_pass:
+                held[c] = True
+                since.append(c)
+                oracle.decide(c, True)
+                continue
             known[c] = False
             if local and local_proof(clues, known.reshape(shape), c):
                 keep = False
@@ -406,7 +424,14 @@ def _remove_clues_sat(
             oracle.decide(c, keep)
             known[c] = keep
             kept -= not keep
-    return known.reshape(shape), held
+            if not keep:
+                since.clear()
+                gone_in_pass = True
+            elif held[c]:
+                since.append(c)
+    now_settled = np.zeros(field.size, dtype=bool)
+    now_settled[np.array(since, dtype=np.int64)] = True
+    return known.reshape(shape), held, now_settled
 
 
 def _screen(closure: Closure, field: np.ndarray, batch: list[int]) -> list[bool]:
