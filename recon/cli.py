@@ -242,6 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--clues", metavar="minimal|N|FRACTION", default="minimal",
                    help="with --puzzle: remove clues until none can go (minimal), or stop at N clues or that fraction")
     g.add_argument("--format", choices=FORMATS, default="status", help="output format (default: status)")
+    g.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --puzzle: say on stderr, every second, where the removal of clues is "
+                   "(default: when stderr is a terminal)")
     return parser
 
 
@@ -622,11 +625,15 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         except ValueError as err:
             raise UsageError(str(err)) from None
         command += f" --puzzle --difficulty {args.difficulty} --clues {args.clues}"
+        show = _progress_writer(stderr, args.progress)
         try:
-            puzzle = generate_puzzle(args.rows, args.cols, args.p, rng, difficulty=args.difficulty, target=target)
+            with making.reporting(show):
+                puzzle = generate_puzzle(args.rows, args.cols, args.p, rng, difficulty=args.difficulty, target=target)
         except GenerationFailed as err:
             stderr.write(f"recon: {err}\n")
             return EXIT_UNDECIDED
+        finally:
+            show.done()
         field, clues, known = puzzle.field, puzzle.clues, puzzle.known
         kind = "minimal: no remaining clue can be removed (every clue was tried" + (
             f"; {puzzle.passes} passes, until one removed none)" if puzzle.passes > 1 else ")"
@@ -647,6 +654,34 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         raise UsageError(str(err)) from None
     emit((header if args.format == "status" else "") + text, args.out, stdout)
     return EXIT_UNIQUE
+
+
+class _progress_writer:
+    """Progress lines for stderr: rewritten in place on a terminal, one per line otherwise (when
+    asked for with --progress), none when `on` is False or (None) stderr is not a terminal."""
+
+    def __init__(self, stderr: TextIO, on: bool | None):
+        terminal = bool(getattr(stderr, "isatty", lambda: False)())
+        self.stderr, self.terminal = stderr, terminal
+        self.on = terminal if on is None else on
+        self.width = 0
+
+    def __call__(self, line: str) -> None:
+        if not self.on:
+            return
+        line = f"recon: {line}"
+        if self.terminal:
+            self.stderr.write("\r" + line.ljust(self.width))
+            self.width = len(line)
+        else:
+            self.stderr.write(line + "\n")
+        self.stderr.flush()
+
+    def done(self) -> None:
+        """Clear the line rewritten in place, so that the report starts on a clean line."""
+        if self.on and self.terminal and self.width:
+            self.stderr.write("\r" + " " * self.width + "\r")
+            self.width = 0
 
 
 # ----------------------------------------------------------------------------- main

@@ -42,6 +42,7 @@ unique by a complete engine before it is returned.
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,6 +93,60 @@ LOCAL_RADII = (4, 10)
 
 class GenerationFailed(ReconError):
     """No puzzle of the asked grade was found within the tries allowed."""
+
+
+#: Seconds between two progress reports (see `reporting`).
+PROGRESS_SECONDS = 1.0
+
+
+class _Progress:
+    """Where a generation is, told to a callback at most every PROGRESS_SECONDS: one line of
+    text such as "pass 2: 120 of 211 clues tried, 1572 of 3600 left, 12 s" (with the field and
+    the order of removal first when they are not the first)."""
+
+    def __init__(self, callback):
+        self.callback = callback
+        self.start = time.perf_counter()
+        self.last = self.start
+        self.field = self.order = self.passes = 1
+        self.part = ""
+
+    def tick(self, tried: int, total: int, left: int, cells: int) -> None:
+        now = time.perf_counter()
+        if now - self.last < PROGRESS_SECONDS:
+            return
+        self.last = now
+        where = "".join(f"{name} {n}, " for name, n in (("field", self.field), ("order", self.order)) if n > 1)
+        where += f"pass {self.passes}{self.part}"
+        self.callback(f"{where}: {tried} of {total} clues tried, {left} of {cells} left, {now - self.start:.0f} s")
+
+
+_progress: _Progress | None = None
+
+
+@contextmanager
+def reporting(callback):
+    """Within this block, generation tells `callback` (a function of one line of text) where it
+    is, at most every PROGRESS_SECONDS: which field and removal order it is on, which pass over the
+    clues, how many it has tried and how many are left. recon generate shows it on a terminal."""
+    global _progress
+    outer, _progress = _progress, _Progress(callback)
+    try:
+        yield
+    finally:
+        _progress = outer
+
+
+def _tick(tried: int, total: int, left: int, cells: int) -> None:
+    if _progress is not None:
+        _progress.tick(tried, total, left, cells)
+
+
+def _at(**where) -> None:
+    """Record which field, order, pass or part of a pass generation is on (for `reporting`)."""
+    if _progress is not None:
+        for name, value in where.items():
+            setattr(_progress, name, value)
 
 
 @dataclass
@@ -187,6 +242,7 @@ def make_puzzle(
     if not solved:
         raise GenerationFailed(f"the full status of this field is not solved by the {difficulty} rules")
     for attempt in range(1, tries + 1):
+        _at(order=attempt, passes=1, part="")
         order = rng.permutation(clues.size)
         passes = 1
         if difficulty == "advanced" and target is None:
@@ -241,8 +297,9 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
     known, held, settled = _advanced_pass(field, order, known)
     passes = 1
     while held.any():
-        again, held, settled = _advanced_pass(field, order[held[order]], known, settled)
         passes += 1
+        _at(passes=passes)
+        again, held, settled = _advanced_pass(field, order[held[order]], known, settled)
         if again.sum() == known.sum():
             return known, passes
         known = again
@@ -255,12 +312,15 @@ def _remove_local(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.
     clues = status(field)
     known = np.ones(field.shape, dtype=bool)
     rest = []
-    for c in order:
+    _at(part=" (the clues the check near them settles)")
+    for tried, c in enumerate(order):
+        _tick(tried, len(order), field.size - (tried - len(rest)), field.size)
         c = int(c)
         known.flat[c] = False
         if not local_proof(clues, known, c):
             known.flat[c] = True
             rest.append(c)
+    _at(part="")
     return known, np.array(rest, dtype=np.int64)
 
 
@@ -348,6 +408,7 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
     kept = int(sum(closure.active))
     order = [int(c) for c in order if closure.active[int(c)]]
     for first in range(0, len(order), LANES):
+        _tick(first, len(order), kept, field.size)
         batch = order[first : first + LANES]
         hopeful = _screen(closure, field, batch) if difficulty == "basic" else [True] * len(batch)
         for c, ok in zip(batch, hopeful):
@@ -403,9 +464,10 @@ def _remove_clues_sat(
         tried[np.asarray(order, dtype=np.int64)] = True
         for c in np.flatnonzero(~known | ~tried).tolist():
             oracle.decide(c, bool(known[c]))  # gone before this pass, or not tried in it
-        for c in order:
+        for tried, c in enumerate(order):
             if target is not None and kept <= target:
                 break
+            _tick(tried, len(order), kept, field.size)
             c = int(c)
             if not known[c]:
                 continue
@@ -563,7 +625,8 @@ def generate_puzzle(
     from .generate import random_field
 
     reasons = []
-    for _ in range(fields):
+    for number in range(1, fields + 1):
+        _at(field=number)
         field = random_field(rows, cols, p, rng)
         try:
             return make_puzzle(field, rng, difficulty=difficulty, target=target)

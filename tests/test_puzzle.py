@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 
 import numpy as np
@@ -92,6 +93,50 @@ def test_cli_puzzle_formats_and_bad_clues():
     assert code == 0 and out.startswith("6x4:")
     code, _, err = run("generate", "4", "6", "40", "--puzzle", "--clues", "many")
     assert code == 2 and "--clues must be" in err
+
+
+PROGRESS = re.compile(r"recon: (?:field (\d+), )?(?:order (\d+), )?pass (\d+)(.*): (\d+) of (\d+) clues tried, (\d+) of (\d+) left, \d+ s$")
+
+
+@pytest.mark.parametrize("difficulty, shape", [("basic", (1, 13)), ("basic", (7, 9)), ("advanced", (9, 7)), ("search", (7, 9))])
+def test_cli_generate_reports_progress_when_asked(monkeypatch, difficulty, shape):
+    """--progress: lines on stderr say which field, order and pass generation is on and how many
+    clues it has tried and left (here every time: PROGRESS_SECONDS 0); the puzzle is the same as
+    without them, and the report still ends stderr. On a terminal the line is rewritten in place
+    (carriage returns) and cleared before the report; elsewhere there are none unless asked."""
+    from recon import puzzle as puzzle_module
+
+    monkeypatch.setattr(puzzle_module, "PROGRESS_SECONDS", 0)
+    if difficulty == "basic":
+        monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)  # the compiled loop says nothing
+    argv = ["generate", *map(str, shape), "50", "--seed", "4", "--puzzle", "--difficulty", difficulty]
+    code, quiet, err = run(*argv)
+    assert code == 0 and "recon: " not in err and "\r" not in err
+    code, out, err = run(*argv, "--progress")
+    assert code == 0 and out == quiet
+    lines = err.splitlines()
+    assert lines[-1].startswith(f"puzzle {shape[0]}x{shape[1]}: ")
+    reports = [PROGRESS.match(line) for line in lines[:-1]]
+    assert reports and all(reports), lines
+    cells = shape[0] * shape[1]
+    for m in reports:
+        tried, total, left, size = (int(m.group(i)) for i in (5, 6, 7, 8))
+        assert 0 <= tried < total <= size == cells and 0 < left <= cells
+    assert int(reports[0].group(7)) >= int(reports[-1].group(7))  # clues only go
+    if difficulty == "advanced" and puzzle_module.USE_KERNELS:
+        assert any(m.group(4) == " (the clues the check near them settles)" for m in reports)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Terminal()
+    assert main([*argv], stdout=io.StringIO(), stderr=tty) == 0
+    text = tty.getvalue()
+    assert text.count("\r") >= 2 and "\n" not in text.split("\r")[-2].strip()
+    assert text.split("\r")[-1].startswith(f"puzzle {shape[0]}x{shape[1]}: ")
+    assert main([*argv, "--no-progress"], stdout=io.StringIO(), stderr=(tty := Terminal())) == 0
+    assert "\r" not in tty.getvalue()
 
 
 @pytest.mark.parametrize("use_sat", [True, False])
