@@ -152,6 +152,21 @@ def test_cli_suggests_python_sat_for_search_generation_without_it(monkeypatch, u
     assert ("pip install 'recon[sat]'" in err) is not use_sat
 
 
+@pytest.mark.parametrize("use_kernels", [True, False])
+def test_cli_suggests_numba_for_advanced_generation_without_it(monkeypatch, use_kernels):
+    from recon import puzzle as puzzle_module
+
+    if use_kernels and not puzzle_module.kernels.AVAILABLE:
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(puzzle_module, "USE_KERNELS", use_kernels)
+    argv = ["generate", "16", "25", "50", "--seed", "3", "--puzzle", "--difficulty", "advanced", "--clues", "0.9"]
+    code, out, err = run(*argv)
+    assert code == 0 and "grade advanced" in err
+    assert ("pip install 'recon[fast,sat]'" in err) is not use_kernels
+    code, out, err = run("generate", "5", "8", "50", *argv[4:])  # small: no hint
+    assert code == 0 and "pip install" not in err
+
+
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14), (23, 17)])
 @pytest.mark.parametrize("target", [None, "half"])
 def test_compiled_basic_removal_makes_the_python_decisions(monkeypatch, shape, target):
