@@ -645,6 +645,15 @@ def _bound_row(pc, pv, st, ln, rhs, i, cells, found):  # pragma: no cover - comp
     return True
 
 
+def _count_open(value):  # pragma: no cover - compiled
+    """The number of open cells (value -1)."""
+    k = 0
+    for x in range(value.size):
+        if value[x] < 0:
+            k += 1
+    return k
+
+
 def _group_sizes(active, value, rows, cols, size):  # pragma: no cover - compiled
     """size[x] = the number of open cells in x's group (cells joined by a clue seeing both)."""
     n = rows * cols
@@ -938,10 +947,7 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     if seed >= 0 and not _window_fixed(value, seed, rows, cols):
         if _another_solution(mine, active, value, rows, cols, seed, budget):
             return 5
-    open_cells = 0
-    for x in range(n):
-        if value[x] < 0:
-            open_cells += 1
+    open_cells = _count_open(value)
     if open_cells == 0:
         return 0
     size = np.zeros(n, dtype=np.int64)
@@ -1028,11 +1034,7 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     fixed_vals = np.empty(c, dtype=np.int64)
     found = np.full(n, -1, dtype=np.int8)
     while True:
-        open_cells = 0
-        for x in range(n):
-            if value[x] < 0:
-                open_cells += 1
-        if open_cells == 0:
+        if _count_open(value) == 0:
             return 0
         # elimination: bound the rows that changed (every group left is small enough, and stays so)
         any_found = False
@@ -1084,7 +1086,7 @@ def _compile() -> None:
     global _compiled, _closure64, _solved_lanes, _remove_clues_basic
     global _equation_store, _popcount, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
     global _gcd, _rows_in, _mark, _entry, _compact, _room, _normalise, _clear, _reduce, _substitute_all, _bound_row
-    global _group_sizes, _trim
+    global _count_open, _group_sizes, _trim
     global _tally, _flip, _unflip, _settle, _branch_cell, _another_solution, _local_pairwise
     global _window_fixed
     if _compiled:
@@ -1114,6 +1116,7 @@ def _compile() -> None:
     _reduce = jit(_reduce)
     _substitute_all = jit(_substitute_all)
     _bound_row = jit(_bound_row)
+    _count_open = jit(_count_open)
     _group_sizes = jit(_group_sizes)
     _tally = jit(_tally)
     _flip = jit(_flip)
