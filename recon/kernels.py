@@ -920,7 +920,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity):  # pragma: n
     return 1 if _window_fixed(value, here, h, w) else 0
 
 
-def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed, budget, verdict_only):  # pragma: no cover - compiled
+def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed, budget, verdict_only, solved_with):  # pragma: no cover - compiled
     """Trimming's rules to their fixpoint, as `recon.engines.trim` runs them: the pairwise phase
     until it stalls, then elimination on groups of at most max_cells open cells, then the
     pairwise phase on what that fixed, and so on. value (int8, -1 open) is updated in place.
@@ -935,7 +935,12 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     fixed elsewhere change none of its equations, and the pairwise rules are done with them).
     Its equations are left out of the reduced form (the form of the other groups is the same
     without them), and with verdict_only the answer is 3 at once, the cells fixed so far being
-    fewer than trim fixes."""
+    fewer than trim fixes.
+
+    solved_with >= 0 (with verdict_only): trimming solved the puzzle with that clue too. If the
+    pairwise phase fixes the clue's window, it ends where it ended with the clue (its equation
+    reads 0 = 0), and elimination gets the same equations, so trimming runs as it ran with the
+    clue: 0 at once (as `window_fixed_nearby`, but with every clue)."""
     n = rows * cols
     anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, n)
     _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
@@ -944,6 +949,8 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
         return 2
     if meta[1]:
         return 1
+    if verdict_only and solved_with >= 0 and _window_fixed(value, solved_with, rows, cols):
+        return 0
     if seed >= 0 and not _window_fixed(value, seed, rows, cols):
         if _another_solution(mine, active, value, rows, cols, seed, budget):
             return 5
@@ -1164,6 +1171,7 @@ def trim_outcome(
     capacity: int | None = None,
     pool: int | None = None,
     verdict_only: bool = False,
+    solved_with: int = -1,
 ) -> tuple[str, np.ndarray]:
     """Run trimming's rules compiled: "trimmed" (every cell fixed), "several" (a second
     solution was found: see below), "stalled" (trimming does not fix every cell) or
@@ -1184,9 +1192,13 @@ def trim_outcome(
 
     verdict_only: stop as soon as some cell can never be fixed (a group of open cells too large
     for elimination is left after the pairwise phase); the outcome is the same, but the cells
-    reported may then be fewer than trim's.
+    reported may then be fewer than trim's. solved_with (a clue not in known, with verdict_only):
+    trimming solved the puzzle with that clue; "trimmed" as soon as the pairwise phase fixes its
+    window (see _trim).
     """
-    code, value = _run_trim(clues, known, field, removed, capacity, pool, verdict_only)
+    if solved_with >= 0 and not verdict_only:
+        raise ValueError("solved_with needs verdict_only: the cells fixed are not all reported")
+    code, value = _run_trim(clues, known, field, removed, capacity, pool, verdict_only, solved_with)
     if code == 4:
         result = trim.solve(make_problem(clues, known))
         if result.decided is None:  # a contradiction: no solution, nothing fixed to report
@@ -1198,7 +1210,7 @@ def trim_outcome(
     return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
 
 
-def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, verdict_only=False):
+def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, verdict_only=False, solved_with=-1):
     """_trim on a puzzle, with more room (derived equations, elimination's rows) until it has enough: (code, value)."""
     _compile()
     rows, cols = clues.shape
@@ -1212,7 +1224,8 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, ve
     while True:
         value = np.full(n, -1, dtype=np.int8)
         code = _trim(
-            clue, active, value, rows, cols, capacity, pool, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET, verdict_only
+            clue, active, value, rows, cols, capacity, pool, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET,
+            verdict_only, int(solved_with),
         )
         if code != 1:
             return code, value
@@ -1254,5 +1267,6 @@ def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: in
 
 
 def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:
-    """Does trimming (all its rules) fix every cell of this puzzle? (See trim_outcome.)"""
+    """Does trimming (all its rules) fix every cell of this puzzle? (See trim_outcome; solved_with=c
+    when trimming solved the puzzle with clue c too, as in generation: sometimes a shortcut.)"""
     return trim_outcome(clues, known, verdict_only=True, **options)[0] == "trimmed"

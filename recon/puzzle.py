@@ -482,7 +482,8 @@ def _remove_clues_sat(
             else:
                 keep = oracle.another_without(c)
                 if not keep and difficulty == "advanced":
-                    keep = held[c] = not kernels.trims_fully(clues, known.reshape(shape))
+                    # the puzzle with c was solved by trimming (every removal so far kept it so)
+                    keep = held[c] = not kernels.trims_fully(clues, known.reshape(shape), solved_with=c)
             oracle.decide(c, keep)
             known[c] = keep
             kept -= not keep

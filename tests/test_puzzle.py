@@ -212,7 +212,7 @@ def test_compiled_trimming_decides_as_trim_does(shape):
     """trim_outcome says "trimmed" exactly when trim.solve is unique, and "several" only when a
     complete search finds several solutions, on the puzzles met while removing clues in a random
     order, keeping a clue when trim no longer solves without it: the borderline cases generation
-    asks about."""
+    asks about. With solved_with (the puzzle with the clue was trimmed), the same verdict."""
     pytest.importorskip("numba")
     from recon import kernels
 
@@ -231,6 +231,8 @@ def test_compiled_trimming_decides_as_trim_does(shape):
             problem = make_problem(clues, known)
             reference = trim.solve(problem).verdict is Verdict.UNIQUE
             assert kernels.trims_fully(clues, known) == reference
+            # the puzzle with c was solved by trimming: the shortcut may answer sooner, never otherwise
+            assert kernels.trims_fully(clues, known, solved_with=c) == reference
             outcome, fixed = kernels.trim_outcome(clues, known, field=field, removed=c)
             seen[outcome] += 1
             assert (outcome == "trimmed") == reference
@@ -240,6 +242,33 @@ def test_compiled_trimming_decides_as_trim_does(shape):
             if not reference:
                 known.flat[c] = True
     assert seen["trimmed"] and seen["several"], seen
+    with pytest.raises(ValueError, match="verdict_only"):
+        kernels.trim_outcome(clues, known, solved_with=0)
+
+
+@pytest.mark.parametrize("shape", [(14, 23), (23, 14)])
+def test_compiled_trimming_shortcut_when_the_pairwise_phase_fixes_the_removed_clues_window(shape):
+    """A minimal advanced puzzle and one of its removed clues c put back: trimming solves the
+    puzzle with c (checked), and without c, once the pairwise phase fixes c's window, trimming
+    runs as it did with c: trim_outcome(..., solved_with=c) says "trimmed" there, with cells still
+    open for elimination; its verdict is trim's every time."""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    puzzle = generate_puzzle(*shape, 50, np.random.default_rng(2), difficulty="advanced")
+    clues, known = puzzle.clues, puzzle.known
+    early = 0
+    for c in np.flatnonzero(~known.ravel()).tolist():
+        more = known.copy()
+        more.flat[c] = True
+        if not kernels.trims_fully(clues, more):
+            continue  # not trimmed with c (trimming is not monotone): no shortcut to take
+        outcome, part = kernels.trim_outcome(clues, known, verdict_only=True, solved_with=c)
+        assert outcome == "trimmed"
+        if (part < 0).any() and early < 5:  # it answered before elimination: as trim does, with c
+            assert trim.solve(make_problem(clues, more)).verdict is Verdict.UNIQUE
+            early += 1
+    assert early
 
 
 def test_compiled_trimming_solves_the_puzzle_whose_derived_equations_needed_pairing():
@@ -586,7 +615,7 @@ def test_advanced_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     first = _remove_clues(field, order, "advanced", None)
     asked = []  # the puzzles trimming is asked about (SAT path)
     real = puzzle_module.kernels.trims_fully
-    monkeypatch.setattr(puzzle_module.kernels, "trims_fully", lambda clues, known: asked.append(known.tobytes()) or real(clues, known))
+    monkeypatch.setattr(puzzle_module.kernels, "trims_fully", lambda clues, known, **k: asked.append(known.tobytes()) or real(clues, known, **k))
     known, passes = _remove_clues_advanced(field, order)
     if fast:  # a clue tried on the puzzle a pass starts from is not tried again on it
         assert len(asked) == len(set(asked)) > 0
