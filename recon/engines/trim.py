@@ -333,13 +333,18 @@ class Trimmer:
     def overlap(self, a: Equation, b: Equation) -> bool:
         """Bound the shared mines of two equations and fix private cells that have no choice left."""
         shared = a.cells & b.cells
-        only_a, only_b = a.cells - shared, b.cells - shared
-        if not only_a or not only_b:
+        ns = len(shared)
+        na, nb = len(a.cells) - ns, len(b.cells) - ns  # the private parts' sizes
+        if not na or not nb:
             return False
-        low = max(0, a.count - len(only_a), b.count - len(only_b))
-        high = min(len(shared), a.count, b.count)
+        low = max(0, a.count - na, b.count - nb)
+        high = min(ns, a.count, b.count)
         if low > high:
             self.contradict_pair(a, b, low, high)
+        # most pairs fix nothing: decide that from the sizes, before making the private parts
+        if not (a.count == low or a.count - high == na or b.count == low or b.count - high == nb):
+            return False
+        only_a, only_b = a.cells - shared, b.cells - shared
         fixes = []
         for eq, only in ((a, only_a), (b, only_b)):
             most, least = eq.count - low, eq.count - high  # mines left for the private part
