@@ -341,14 +341,11 @@ class Trimmer:
         high = min(ns, a.count, b.count)
         if low > high:
             self.contradict_pair(a, b, low, high)
-        # most pairs fix nothing: decide that from the sizes, before making the private parts
-        if not (a.count == low or a.count - high == na or b.count == low or b.count - high == nb):
-            return False
-        only_a, only_b = a.cells - shared, b.cells - shared
         fixes = []
-        for eq, only in ((a, only_a), (b, only_b)):
+        for eq, private in ((a, na), (b, nb)):
             most, least = eq.count - low, eq.count - high  # mines left for the private part
-            if most == 0 or least == len(only):
+            if most == 0 or least == private:  # most pairs fix nothing: the part is made only here
+                only = eq.cells - shared
                 v = 0 if most == 0 else 1
                 what = "no mine" if v == 0 else f"all {len(only)} mine(s)"
                 text = (
