@@ -625,7 +625,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         except ValueError as err:
             raise UsageError(str(err)) from None
         command += f" --puzzle --difficulty {args.difficulty} --clues {args.clues}"
-        show = _progress_writer(stderr, args.progress)
+        show = _ProgressWriter(stderr, args.progress)
         try:
             with making.reporting(show):
                 puzzle = generate_puzzle(args.rows, args.cols, args.p, rng, difficulty=args.difficulty, target=target)
@@ -658,7 +658,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     return EXIT_UNIQUE
 
 
-class _progress_writer:
+class _ProgressWriter:
     """Progress lines for stderr: rewritten in place on a terminal, one per line otherwise (when
     asked for with --progress), none when `on` is False or (None) stderr is not a terminal."""
 

@@ -457,21 +457,21 @@ def _remove_clues_sat(
     shape = field.shape
     held = np.zeros(field.size, dtype=bool)
     since = []  # clues held since the last removal
-    gone_in_pass = False  # has a clue gone in this pass?
+    start = kept  # no clue has gone in this pass while kept == start
     with sat.SecondSolution(field, order) as oracle:
         clues = oracle.clues.reshape(shape)
         tried = np.zeros(field.size, dtype=bool)
         tried[np.asarray(order, dtype=np.int64)] = True
         for c in np.flatnonzero(~known | ~tried).tolist():
             oracle.decide(c, bool(known[c]))  # gone before this pass, or not tried in it
-        for tried, c in enumerate(order):
+        for step, c in enumerate(order):
             if target is not None and kept <= target:
                 break
-            _tick(tried, len(order), kept, field.size)
+            _tick(step, len(order), kept, field.size)
             c = int(c)
             if not known[c]:
                 continue
-            if settled is not None and settled[c] and not gone_in_pass:
+            if settled is not None and settled[c] and kept == start:
                 held[c] = True
                 since.append(c)
                 oracle.decide(c, True)
@@ -489,7 +489,6 @@ def _remove_clues_sat(
             kept -= not keep
             if not keep:
                 since.clear()
-                gone_in_pass = True
             elif held[c]:
                 since.append(c)
     now_settled = np.zeros(field.size, dtype=bool)
