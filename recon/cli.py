@@ -17,7 +17,7 @@ from . import __version__
 from .files import write_text_atomically
 from .formats import FormatError, format_field, format_fields, format_status, parse_field, parse_status
 from .generate import random_field
-from .puzzles import FORMATS, read_any_status, write_puzzle
+from .puzzles import FORMATS, check_writable, read_any_status, write_puzzle
 from .model import Problem, cell_name, equations, make_problem, status
 from .result import EngineDisagreement, EngineError, Result, Verdict
 from .engines.sat import Unavailable
@@ -613,6 +613,10 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
     rng = np.random.default_rng(seed)
     command = f"recon generate {args.rows} {args.cols} {args.p:g} --seed {seed}"
+    try:  # before the work: a large puzzle takes minutes, and --field would be written for nothing
+        check_writable((args.rows, args.cols), args.format)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     if not args.puzzle:
         field = random_field(args.rows, args.cols, args.p, rng)
         clues, known = status(field), np.ones(field.shape, dtype=bool)
@@ -637,7 +641,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         field, clues, known = puzzle.field, puzzle.clues, puzzle.known
         kind = "minimal: no remaining clue can be removed (every clue was tried" + (
             f"; {puzzle.passes} passes, until one removed none)" if puzzle.passes > 1 else ")"
-        ) if puzzle.minimal else f"stopped at {args.clues} clues"
+        ) if puzzle.minimal else f"stopped at the {target} clues asked (--clues {args.clues})"
         stderr.write(
             f"puzzle {args.rows}x{args.cols}: {puzzle.clue_count} of {clues.size} clues "
             f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by {puzzle.certificate}; "
@@ -650,10 +654,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     header = f"# {command}\n"
     if args.field:
         write_atomically(args.field, header + format_field(field))
-    try:
-        text = write_puzzle(clues, known, args.format)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
+    text = write_puzzle(clues, known, args.format)  # the format was checked for this shape above
     emit((header if args.format == "status" else "") + text, args.out, stdout)
     return EXIT_UNIQUE
 

@@ -135,11 +135,20 @@ def parse_hakank(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndar
     return clues, known
 
 
+def check_writable(shape: tuple[int, int], fmt: str) -> None:
+    """Raise ValueError if a grid of this shape cannot be written in the named format (asked
+    before work whose result would then be lost, such as generating a large puzzle)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    rows, cols = shape
+    if fmt == "hakank" and rows != cols:
+        raise ValueError(f"the hakank format holds square grids only, not {rows}x{cols}")
+
+
 def format_hakank(clues: np.ndarray, known: np.ndarray) -> str:
     """Write hakank's format (square grids only)."""
-    rows, cols = clues.shape
-    if rows != cols:
-        raise ValueError(f"the hakank format holds square grids only, not {rows}x{cols}")
+    check_writable(clues.shape, "hakank")
+    rows = clues.shape[0]
     return f"{rows}\n" + format_status(clues, known).replace("?", ".")
 
 
@@ -202,6 +211,7 @@ def format_legup(clues: np.ndarray, known: np.ndarray, name: str = "recon") -> s
 
 def write_puzzle(clues: np.ndarray, known: np.ndarray, fmt: str) -> str:
     """Write a status in the named format."""
+    check_writable(clues.shape, fmt)
     if fmt == "status":
         return format_status(clues, known)
     if fmt == "mosaic":

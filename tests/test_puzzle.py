@@ -95,6 +95,40 @@ def test_cli_puzzle_formats_and_bad_clues():
     assert code == 2 and "--clues must be" in err
 
 
+@pytest.mark.parametrize("shape", [(5, 8), (8, 5), (1, 6)])
+def test_cli_refuses_a_format_the_shape_cannot_have_before_generating(monkeypatch, tmp_path, shape):
+    """hakank holds square grids only: a non-square request fails at once with exit 2, before the
+    (possibly long) generation and without writing --field; a square one is written."""
+    from recon import puzzle as puzzle_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("generation ran although the output format cannot hold the grid")
+
+    field_path = tmp_path / "field.txt"
+    with monkeypatch.context() as patch:
+        patch.setattr(puzzle_module, "generate_puzzle", never)
+        code, out, err = run("generate", *map(str, shape), "50", "--puzzle", "--format", "hakank", "--field", str(field_path))
+    assert code == 2 and out == "" and f"square grids only, not {shape[0]}x{shape[1]}" in err
+    assert not field_path.exists()
+    code, out, _ = run("generate", *map(str, shape), "50", "--format", "hakank")  # a plain status too
+    assert code == 2 and out == ""
+    code, out, _ = run("generate", "6", "6", "50", "--seed", "2", "--puzzle", "--format", "hakank")
+    assert code == 0 and out.startswith("6\n")
+
+
+@pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 10), (4, 5)])
+def test_cli_reports_the_clue_target_it_stopped_at(shape):
+    """--clues FRACTION stops at round(FRACTION x cells) clues when uniqueness allows; the report
+    names that number, not the fraction alone, and the puzzle keeps exactly that many."""
+    rows, cols = shape
+    code, out, err = run("generate", str(rows), str(cols), "0", "--seed", "1", "--puzzle", "--clues", "0.75")
+    target = round(0.75 * rows * cols)
+    assert code == 0
+    _, known = parse_status(out)
+    assert known.sum() == target
+    assert f"stopped at the {target} clues asked (--clues 0.75)" in err
+
+
 PROGRESS = re.compile(r"recon: (?:field (\d+), )?(?:order (\d+), )?pass (\d+)(.*): (\d+) of (\d+) clues tried, (\d+) of (\d+) left, \d+ s$")
 
 
