@@ -218,7 +218,7 @@ def parse_status(data: bytes | str, path: str = "<string>") -> tuple[np.ndarray,
             line_numbers[r],
             col,
             f"expected a count 0-{int(sizes[r, c])} at {cell_name(r, c)}, got {int(clues[r, c])}: "
-            f"{_where(clues.shape, r, c)} sees only {int(sizes[r, c])} cells",
+            f"{_where(clues.shape, r, c)} sees only {int(sizes[r, c])} cell{'s' if sizes[r, c] > 1 else ''}",
         )
     return clues, known
 

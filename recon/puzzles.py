@@ -12,7 +12,7 @@ content; anything it cannot place gets a FormatError with line and column.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
+from xml.parsers import expat
 
 import numpy as np
 
@@ -152,38 +152,68 @@ def format_hakank(clues: np.ndarray, known: np.ndarray) -> str:
     return f"{rows}\n" + format_status(clues, known).replace("?", ".")
 
 
+def _xml_elements(text: str, path: str) -> list[tuple[str, dict, int, int, int]]:
+    """Every element of an XML text in document order: (tag, attributes, depth, line, column),
+    1-based line and column of its start tag, for messages that point at it."""
+    parser = expat.ParserCreate()
+    found: list[tuple[str, dict, int, int, int]] = []
+    depth = [0]
+
+    def start(tag, attrib):
+        found.append((tag, attrib, depth[0], parser.CurrentLineNumber, parser.CurrentColumnNumber + 1))
+        depth[0] += 1
+
+    def end(tag):
+        depth[0] -= 1
+
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as err:
+        raise FormatError(path, err.lineno, err.offset + 1, f"expected LEGUP XML, got malformed XML ({expat.ErrorString(err.code)})") from None
+    return found
+
+
 def parse_legup(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
-    """Read a LEGUP Fillapix XML puzzle."""
+    """Read a LEGUP Fillapix XML puzzle: the first <board> (the root or inside it) and the <cell>
+    elements within it; a cell not listed has no clue."""
+    elements = _xml_elements(text.removeprefix("\ufeff"), path)
+    first = next((i for i, element in enumerate(elements) if element[0] == "board"), None)
+    if first is None:
+        line, col = elements[0][3:] if elements else (1, 1)
+        raise FormatError(path, line, col, "expected a LEGUP <board> element, found none")
+    _, attrib, depth, line, col = elements[first]
     try:
-        root = ET.fromstring(text)
-    except ET.ParseError as err:
-        line, col = err.position
-        raise FormatError(path, line, col + 1, f"expected LEGUP XML, got malformed XML ({err.msg if hasattr(err, 'msg') else err})") from None
-    board = root.find(".//board")
-    if board is None:
-        raise FormatError(path, 1, 1, "expected a LEGUP <board> element, found none")
-    try:
-        height, width = int(board.get("height", "")), int(board.get("width", ""))
+        height, width = int(attrib.get("height", "")), int(attrib.get("width", ""))
     except ValueError:
-        raise FormatError(path, 1, 1, "expected <board> with whole-number height and width attributes") from None
+        got = f"height={attrib.get('height')!r} width={attrib.get('width')!r}"
+        raise FormatError(path, line, col, f"expected <board> with whole-number height and width attributes, got {got}") from None
     if height < 1 or width < 1:
-        raise FormatError(path, 1, 1, f"expected a board of at least 1x1, got {width}x{height}")
+        raise FormatError(path, line, col, f"expected a board of at least 1x1, got {width}x{height}")
     clues = np.zeros((height, width), dtype=np.uint8)
     known = np.zeros((height, width), dtype=bool)
-    for cell in board.iter("cell"):
+    place: dict[tuple[int, int], tuple[int, int]] = {}  # (y, x) -> the line and column of its <cell>
+    for tag, cell, below, line, col in elements[first + 1 :]:
+        if below <= depth:
+            break  # the board's end
+        if tag != "cell":
+            continue
         try:
             value, x, y = int(cell.get("value", "")), int(cell.get("x", "")), int(cell.get("y", ""))
         except ValueError:
-            raise FormatError(path, 1, 1, f"expected <cell> with whole-number value, x and y, got {cell.attrib}") from None
+            raise FormatError(path, line, col, f"expected <cell> with whole-number value, x and y, got {cell}") from None
         if not (0 <= x < width and 0 <= y < height):
-            raise FormatError(path, 1, 1, f"expected a cell inside the {width}x{height} board, got x={x} y={y}")
+            raise FormatError(path, line, col, f"expected a cell inside the {width}x{height} board, got x={x} y={y}")
+        if (y, x) in place:
+            raise FormatError(path, line, col, f"expected each cell once, got x={x} y={y} again (first on line {place[y, x][0]})")
+        place[y, x] = line, col
         number = value % 100
         if number == 10:
             continue
         if number > 9:
-            raise FormatError(path, 1, 1, f"expected a clue number 0-9 or 10 (no clue), got {number} at x={x} y={y}")
+            raise FormatError(path, line, col, f"expected a clue number 0-9 or 10 (no clue), got {number} at x={x} y={y}")
         clues[y, x], known[y, x] = number, True
-    _check_counts(clues, known, path, lambda r, c: (1, 1))
+    _check_counts(clues, known, path, lambda r, c: place[r, c])
     return clues, known
 
 

@@ -123,6 +123,11 @@ def test_error_count_too_large_on_a_one_row_grid():
     assert str(err) == "in.txt:1:3: expected a count 0-3 at r1c2, got 4: this cell of a 1x3 grid sees only 3 cells"
 
 
+def test_error_count_too_large_on_a_single_cell():
+    err = error("2\n")
+    assert str(err) == "in.txt:1:1: expected a count 0-1 at r1c1, got 2: this cell of a 1x1 grid sees only 1 cell"
+
+
 def test_error_count_too_large_on_a_one_column_grid():
     err = error("1\n1\n3\n")
     assert (err.line, err.col) == (3, 1) and "0-2 at r3c1" in err.message

@@ -93,10 +93,16 @@ def test_detect_every_written_format(fmt):
         ("5x2:1a", (1, 7), "expected 10 cells"),
         ("2x1:123", (1, 7), "expected the description to end"),
         ("2x2:9c", (1, 1), "expected a count 0-4"),
-        ("<Legup><puzzle><board height='2' width='x'/></puzzle></Legup>", (1, 1), "whole-number height"),
+        ("<Legup><puzzle><board height='2' width='x'/></puzzle></Legup>", (1, 16), "whole-number height"),
         ("<Legup><puzzle></puzzle></Legup>", (1, 1), "<board>"),
         ("<Legup>\n<puzzle>\n</Legup>", (3, 3), "malformed XML"),
-        ("<Legup><board height='1' width='1'><cell value='3' x='4' y='0'/></board></Legup>", (1, 1), "inside the 1x1 board"),
+        ("<Legup><board height='1' width='1'><cell value='3' x='4' y='0'/></board></Legup>", (1, 36), "inside the 1x1 board"),
+        ("<Legup>\n <board height='1' width='3'>\n  <cell value='1' x='0' y='0'/>\n  <cell value='5' x='2' y='0'/>\n </board>\n</Legup>",
+         (4, 3), "expected a count 0-2 at r1c3, got 5"),
+        ("<board height='3' width='1'>\n<cell value='1' x='0' y='2'/>\n<cell value='2' x='0' y='2'/></board>", (3, 1),
+         "expected each cell once, got x=0 y=2 again (first on line 2)"),
+        ("<board height='2' width='1'>\n<cell value='x' x='0' y='1'/></board>", (2, 1), "whole-number value, x and y"),
+        ("<board height='1' width='2'>\n\n  <cell value='111' x='1' y='0'/></board>", (3, 3), "clue number 0-9 or 10"),
         ("3\n...\n.x.\n...\n", (3, 2), "got 'x'"),
     ],
 )
@@ -104,6 +110,18 @@ def test_errors_name_the_place(text, where, words):
     with pytest.raises(FormatError) as info:
         read_any_status(text, "p.txt")
     assert (info.value.line, info.value.col) == where and words in info.value.message
+
+
+def test_legup_reads_only_the_cells_of_its_board():
+    """A <cell> outside the first <board> (here after it) is no clue of that board; a board as the
+    root element is read too; cells not listed have no clue (a 2x3 board: rows first)."""
+    text = ("<Legup><puzzle><board height='2' width='3'><cells><cell value='104' x='2' y='1'/></cells></board>"
+            "<cell value='0' x='0' y='0'/></puzzle></Legup>")
+    clues, known, found = read_any_status(text)
+    assert found == "legup" and clues.shape == (2, 3)
+    assert known.tolist() == [[False, False, False], [False, False, True]] and clues[1, 2] == 4
+    clues, known, _ = read_any_status("<board height='1' width='4'><cell value='10' x='0' y='0'/><cell value='2' x='3' y='0'/></board>")
+    assert known.tolist() == [[False, False, False, True]] and clues[0, 3] == 2
 
 
 def test_convert_and_solve_other_formats(tmp_path):
