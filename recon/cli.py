@@ -167,6 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also run trimming and print its deductions (on stderr; in the JSON object with --json)",
     )
+    p.add_argument(
+        "--count",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="with several solutions, count them exactly and give the mine probability of each cell that "
+        "varies, within 1 s (default: on)",
+    )
 
     e = _command(
         commands,
@@ -394,15 +401,20 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
         return EXIT_INTERNAL
     fields = result.solutions  # solve() checked every one against the counts
+    counted = _count_ambiguous(problem, result, args)
     if args.json:
         payload = result_json(result, problem)
         if args.explain:
             payload["steps"] = [step.to_json() for step in result.trace]
+        if counted is not None:
+            payload["count"] = _count_json(counted)
         emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
     else:
         emit(format_fields(fields), args.out, stdout)
     if not args.quiet:
         stderr.write(report(result))
+        if counted is not None:
+            stderr.write(_count_line(counted, args.file))
     if args.explain and not args.json:
         stderr.write(explanation(result, problem))
     return EXIT_CODES[result.verdict]
@@ -484,6 +496,55 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
             stderr.write(format_fields(r.solutions))
         args.disagreement = err
         return None
+
+
+def _count_ambiguous(problem: Problem, result: Result, args: argparse.Namespace):
+    """With several solutions (and --count): the exact count and probabilities, within
+    SOLVE_COUNT_SECONDS or what --time-limit leaves; None when not asked or no time is left."""
+    from .count import SOLVE_COUNT_SECONDS, count_ambiguous
+
+    if result.verdict is not Verdict.MULTIPLE or not args.count:
+        return None
+    budget = SOLVE_COUNT_SECONDS if args.time_limit is None else min(SOLVE_COUNT_SECONDS, args.time_limit - result.seconds)
+    return count_ambiguous(problem, result, budget) if budget > 0 else None
+
+
+def _varying(counted) -> list[tuple[str, object]]:
+    """The cells whose mine probability is neither 0 nor 1, by name, row by row."""
+    if counted.probabilities is None:
+        return []
+    return [(cell_name(r, c), p) for r, row in enumerate(counted.probabilities) for c, p in enumerate(row) if 0 < p < 1]
+
+
+def _count_line(counted, path: str, most: int = 12) -> str:
+    """The report's line on an ambiguous status's count."""
+    seconds = f"{counted.seconds:.3g} s"
+    if not counted.exact:
+        line = f"count: at least {counted.count} solutions, not counted exactly ({counted.reason}; {seconds})"
+        if counted.varying is not None:
+            names = " ".join(cell_name(r, c) for r, c in counted.varying[:most])
+            more = f" and {len(counted.varying) - most} more" if len(counted.varying) > most else ""
+            line += f"; {len(counted.varying)} cell(s) vary: {names}{more}; every other cell is the same in all solutions (proved)"
+        return line + "\n"
+    varying = _varying(counted)
+    shown = " ".join(f"{name} {p}" for name, p in varying[:most])
+    more = f" and {len(varying) - most} more (recon count {path} --probabilities shows every cell)" if len(varying) > most else ""
+    cells = f"; {len(varying)} cell(s) vary, with mine probability {shown}{more}" if varying else ""
+    return f"count: exactly {counted.count} solutions ({counted.method}; {seconds}){cells}\n"
+
+
+def _count_json(counted) -> dict[str, object]:
+    """The "count" member of solve's JSON: the count, whether exact, how, and the varying cells'
+    probabilities as exact fractions."""
+    return {
+        "count": counted.count,
+        "count_exact": counted.exact,
+        "method": counted.method,
+        "reason": counted.reason,
+        "seconds": round(counted.seconds, 6),
+        "varying": {name: str(p) for name, p in _varying(counted)} if counted.exact else None,
+        "varying_cells": None if counted.varying is None else [cell_name(r, c) for r, c in counted.varying],
+    }
 
 
 # ----------------------------------------------------------------------------- count

@@ -2,10 +2,13 @@
 
 A full status is counted by the algebra engine (exactly, however large the number). A partial
 status is first deduced as far as the rules go (the hybrid engine's single-clue rules and
-trimming: every solution agrees there); the cells left open split into independent groups
-(cells joined by an open clue that sees both, as classic Minesweeper analysers split the
-frontier), each group is enumerated on its own, and the count is the product of the group counts
-(times 2 for each cell no clue sees). So two far-apart ambiguous corners cost the sum of their
+trimming: every solution agrees there); with python-sat, each cell still open is then asked of a
+SAT solver the other way round (`sat.backbone`): unsatisfiable proves it the same in every
+solution, and a solution found shows which cells vary. The cells left open split into
+independent groups (cells joined by an open clue that sees both, as classic Minesweeper analysers
+split the frontier), each group is enumerated on its own (by SAT up to SAT_FIRST solutions, fast
+however hard the search, then by the backtracking search, fast per solution), and the count is
+the product of the group counts (times 2 for each cell no clue sees). So two far-apart ambiguous corners cost the sum of their
 enumerations, not the product. Small grids are also counted by plain enumeration with the
 backtracking engine and must agree.
 """
@@ -18,16 +21,18 @@ from fractions import Fraction
 
 import numpy as np
 
-from .engines import algebra, backtrack, hybrid
+from .engines import algebra, backtrack, hybrid, sat
 from .engines.backtrack import TimeUp
 from .model import Problem
-from .result import EngineDisagreement, Result, Verdict
+from .result import EngineDisagreement, EngineError, Result, Verdict
 
 #: Full grids up to this many cells are also counted by enumeration, as a cross-check.
 CROSSCHECK_CELLS = 400
 CROSSCHECK_COUNT = 2_000
 #: Plain enumeration of a partial status (the check of the group count) gives up after this long.
 CROSSCHECK_SECONDS = 5.0
+#: With python-sat, a group of open cells is first enumerated by SAT up to this many solutions.
+SAT_FIRST = 1000
 
 
 @dataclass
@@ -40,6 +45,11 @@ class Count:
     seconds: float
     probabilities: list[list[Fraction]] | None = None
     reason: str | None = None
+    #: the cells (row, col) proved to differ between solutions, every other cell being proved the
+    #: same in all of them; None when that is not known (an exact count with probabilities says it too)
+    varying: list[tuple[int, int]] | None = None
+    #: the independent groups of open cells counted apart (a partial status), None for a full one
+    groups: int | None = None
 
 
 def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_probabilities: bool):
@@ -87,8 +97,7 @@ def count_solutions(
         result.seconds = time.perf_counter() - start
         return result
     deadline = None if time_limit is None else start + time_limit
-    n, exhausted, tally, groups = _by_groups(problem, limit, deadline)
-    method = f"deduction, then {groups} independent group(s) enumerated"
+    n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline)
     if problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
         plain, plain_exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, CROSSCHECK_SECONDS, False)
         if plain_exhausted and plain != n:
@@ -111,17 +120,27 @@ def count_solutions(
             f"a group had more than {limit} solutions" + (f" or {time_limit:g} s ran out" if time_limit else "")
             + f": at least {n} (a lower bound)"
         )
-    return Count(n, exhausted, method, time.perf_counter() - start, probs, reason)
+    return Count(n, exhausted, method, time.perf_counter() - start, probs, reason, varying, groups)
 
 
 def _by_groups(problem: Problem, limit: int, deadline: float | None):
-    """Count a partial status group by group: (count, exact, per-cell Fractions, number of groups)."""
+    """Count a partial status group by group: (count, exact, per-cell Fractions, how it was
+    counted, the cells proved to vary or None, the number of groups)."""
     rows, cols = problem.shape
     search, _, _ = hybrid.deduce(problem, deadline)
     if search is None:
-        return 0, True, None, 0
-    value = search.value
+        return 0, True, None, "deduction (a contradiction)", [], 0
+    value = list(search.value)
     undecided = backtrack._UNDECIDED
+    extra: dict[int, int] = {}
+    known_all = False  # did SAT settle every open cell (certain or varying)?
+    if sat.AVAILABLE:
+        # cells the same in every solution, proved by SAT, are fixed too: the groups left are the
+        # cells that really vary, often far fewer (an ambiguous search-grade 50x50: 2085 open after
+        # deduction, 450 vary)
+        extra, _, known_all = sat.backbone(problem, [x for x in range(problem.cells) if value[x] == undecided], deadline)
+        for x, v in extra.items():
+            value[x] = v
     # open clue equations, and groups of open cells joined by them (union-find)
     equations = []
     parent = {x: x for x in range(problem.cells) if value[x] == undecided}
@@ -136,7 +155,12 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
     for k, cells in enumerate(search.clue_cells):
         if search.free[k]:
             open_here = [x for x in cells if value[x] == undecided]
-            equations.append((open_here, search.need[k]))
+            need = search.need[k] - sum(extra.get(x, 0) for x in cells)
+            if not open_here:
+                if need:
+                    raise EngineError(f"the cells SAT proved certain break clue {k} of the deduced state")
+                continue
+            equations.append((open_here, need))
             seen_by_clue.update(open_here)
             for x in open_here[1:]:
                 parent[root(x)] = root(open_here[0])
@@ -148,22 +172,45 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
         group_eqs[root(eq[0][0])].append(eq)
     prob = [[Fraction(value[r * cols + c]) if value[r * cols + c] != undecided else Fraction(1, 2) for c in range(cols)] for r in range(rows)]
     total, exact = 1 << (len(parent) - len(seen_by_clue)), True  # cells no open clue sees: free
+    hows: set[str] = set()
     for g, cells in members.items():
-        count, tally, complete = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline)
+        count, tally, complete, how = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline)
+        hows.add(how)
         total *= count
         exact &= complete
         if count and complete:
             for x in cells:
                 prob[x // cols][x % cols] = Fraction(tally[x], count)
-    return total, exact, prob if exact else None, len(members)
+    free = len(parent) - len(seen_by_clue)
+    method = "deduction" + (f", then SAT proved {len(extra)} more cell(s) the same in every solution" if extra else "")
+    method += f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
+    method += f", {free} cell(s) no clue sees free" if free else ""
+    varying = [divmod(x, cols) for x in sorted(parent)] if known_all else None  # each open cell was seen to vary
+    return total, exact, prob if exact else None, method, varying, len(members)
 
 
 def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None):
-    """Enumerate the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell, complete)."""
+    """Enumerate the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell,
+    complete, how). With python-sat, SAT first lists up to SAT_FIRST of them (a solve each: fast
+    when they are few, however hard the search); past that, or without it, the backtracking
+    search (fast per solution where propagation is strong, exponential where it is weak)."""
+    if sat.AVAILABLE:
+        first = min(SAT_FIRST, limit)
+        found, tally, complete = _enumerate_with(sat.iter_equation_solutions, cells, equations, first, deadline)
+        if complete or first == limit:
+            return found, tally, complete, "SAT"
+    found, tally, complete = _enumerate_with(backtrack.iter_equation_solutions, cells, equations, limit, deadline)
+    return found, tally, complete, "backtracking"
+
+
+def _enumerate_with(solutions, cells: list[int], equations, limit: int, deadline: float | None):
+    """Count the solutions one enumerator yields, checking each: (count, mines per cell, complete)."""
     tally = dict.fromkeys(cells, 0)
     found = 0
     try:
-        for value in backtrack.iter_equation_solutions(cells, equations, deadline=deadline):
+        for value in solutions(cells, equations, deadline=deadline):
+            if any(sum(value[x] for x in eq_cells) != need for eq_cells, need in equations):
+                raise EngineError(f"{solutions.__module__} gave a group solution that breaks its equations")
             found += 1
             for x in cells:
                 tally[x] += value[x]
@@ -172,3 +219,32 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     except TimeUp:
         return found, tally, False
     return found, tally, True
+
+
+#: `recon solve` counts an ambiguous status's solutions exactly, with probabilities, within this
+#: many seconds (fewer when its --time-limit leaves fewer); past them it says "at least".
+SOLVE_COUNT_SECONDS = 1.0
+
+
+def count_ambiguous(problem: Problem, result: Result, time_limit: float = SOLVE_COUNT_SECONDS, limit: int = 100_000) -> Count:
+    """Count the solutions of a status that `solve` found several of, with per-cell probabilities,
+    and check the count against what solve found: an exact count below the solutions solve found
+    and verified, or different from a count solve proved exact, is a bug (EngineDisagreement)."""
+    if result.verdict is not Verdict.MULTIPLE:
+        raise ValueError(f"count_ambiguous counts a status with several solutions, not one with verdict {result.verdict}")
+    counted = count_solutions(problem, probabilities=True, limit=limit, time_limit=time_limit)
+    short = counted.exact and counted.count < result.solution_count
+    if short or (result.count_exact and (counted.count > result.solution_count or (counted.exact and counted.count != result.solution_count))):
+        raise EngineDisagreement(
+            f"exact counts differ: {counted.method} {'' if counted.exact else 'at least '}{counted.count}, "
+            f"{result.engine} {'' if result.count_exact else 'at least '}{result.solution_count}",
+            {
+                "count": Result(Verdict.MULTIPLE if counted.count > 1 else Verdict.UNIQUE, [], counted.exact, "count", solution_count=counted.count),
+                result.engine: result,
+            },
+        )
+    if not counted.exact and counted.count < result.solution_count:
+        counted.count = result.solution_count  # solve found (and checked) that many: a better lower bound
+        counted.reason = (f"a group had more than {limit} solutions or {time_limit:g} s ran out; "
+                          f"the {result.solution_count} solve found are a lower bound")
+    return counted

@@ -227,8 +227,7 @@ def test_count_partial_status_splits_independent_groups(shape):
             known[tuple(region)] &= rng.random(known[tuple(region)].shape) < 0.5
         problem = make_problem(status(field), known)
         result = count_solutions(problem, probabilities=True)
-        groups = int(result.method.split("then ")[1].split(" ")[0])
-        if result.count < 4 or result.count > 2000 or groups < 2:
+        if result.count < 4 or result.count > 2000 or result.groups < 2:
             continue
         try:
             solutions = list(backtrack.iter_solutions(problem, time_limit=5))
@@ -280,3 +279,56 @@ def test_solve_uses_algebra_first_on_full_status():
 
     result = solve(status(field))
     assert list(result.engines)[0] == "algebra" and result.verdict is Verdict.UNIQUE
+
+
+@pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 8), (8, 2), (4, 5)])
+def test_count_with_and_without_python_sat_agree(monkeypatch, shape):
+    """With python-sat, count proves the cells every solution shares and enumerates groups by SAT
+    first; without it, deduction and backtracking alone. Same counts, same probabilities, and with
+    SAT the cells it names as varying are those whose probability is neither 0 nor 1."""
+    from recon import count as count_module
+    from recon.engines import sat
+
+    if not sat.AVAILABLE:
+        pytest.skip("python-sat is not installed")
+    rng = np.random.default_rng(sum(shape) + 5)
+    seen = 0
+    for _ in range(25):
+        field = rng.random(shape) < 0.45
+        known = rng.random(shape) < 0.45
+        problem = make_problem(status(field), known)
+        with_sat = count_solutions(problem, probabilities=True)
+        with monkeypatch.context() as patch:
+            patch.setattr(count_module.sat, "AVAILABLE", False)
+            without = count_solutions(problem, probabilities=True)
+        assert with_sat.exact and without.exact and with_sat.count == without.count == sum(1 for _ in backtrack.iter_solutions(problem))
+        assert with_sat.probabilities == without.probabilities
+        assert without.varying is None
+        varying = sorted((r, c) for r, row in enumerate(with_sat.probabilities) for c, p in enumerate(row) if 0 < p < 1)
+        assert with_sat.varying == varying
+        seen += with_sat.count > 1
+    assert seen >= 5
+
+
+def test_count_ambiguous_keeps_the_lower_bound_solve_proved_and_names_the_varying_cells():
+    """Past its limit, the count of an ambiguous status is the larger of its own lower bound and the
+    solutions solve found; with python-sat the varying cells are still named, exactly."""
+    from recon import solve
+    from recon.count import count_ambiguous
+    from recon.engines import sat
+
+    rng = np.random.default_rng(4)
+    field = rng.random((2, 8)) < 0.5
+    known = np.zeros((2, 8), bool)
+    known[0, ::3] = True
+    problem = make_problem(status(field), known)
+    result = solve(problem, max_solutions=5)
+    counted = count_ambiguous(problem, result, limit=2)
+    assert not counted.exact and counted.count >= 6 and "lower bound" in counted.reason
+    every = np.array([np.frombuffer(b, dtype=bool).reshape(2, 8) for b in brute_force(status(field), known)])
+    assert len(every) > 6
+    if sat.AVAILABLE:
+        assert counted.varying == [tuple(int(v) for v in rc) for rc in np.argwhere(every.min(axis=0) != every.max(axis=0))]
+    with pytest.raises(ValueError, match="several solutions"):
+        unique = make_problem(status(rng.random((3, 4)) < 0.5))  # 3x4: neither side is 2 mod 3, one solution
+        count_ambiguous(unique, solve(unique))

@@ -289,3 +289,95 @@ def test_input_too_large_is_refused_before_reading(tmp_path, monkeypatch):
     path.write_text("0000\n0000\n0000\n")
     code, _, err = run("solve", str(path))
     assert code == 2 and "recon reads status files up to" in err
+
+
+def _brute_force(clues, known):
+    """Every field meeting the clues, by the backtracking engine's plain enumeration."""
+    from recon.engines import backtrack
+    from recon.model import make_problem
+
+    return list(backtrack.iter_solutions(make_problem(clues, known)))
+
+
+@pytest.mark.parametrize("name", ["e1", "e7"])
+def test_solve_counts_the_ambiguous_published_puzzles(tmp_path, name):
+    """IST e1 and e7 are ambiguous (the data says at least 2 solutions: counted up to 2): solve
+    reports their exact number of solutions and each varying cell's mine probability, equal to a
+    plain enumeration."""
+    from conftest import load_fillapix
+    from recon import format_status
+
+    clues, known, _, at_least = load_fillapix()[name]
+    every = _brute_force(clues, known)
+    expected = len(every)
+    assert expected >= at_least == 2
+    path = tmp_path / f"{name}.txt"
+    path.write_text(format_status(clues, known))
+    code, _, err = run("solve", str(path))
+    assert code == 3 and f"count: exactly {expected} solutions" in err
+    code, out, _ = run("solve", str(path), "--json")
+    count = json.loads(out)["count"]
+    assert count["count"] == expected and count["count_exact"]
+    share = np.sum(every, axis=0)
+    cols = clues.shape[1]
+    varying = {f"r{r + 1}c{c + 1}": f"{share[r, c]}/{expected}" for r in range(clues.shape[0]) for c in range(cols) if 0 < share[r, c] < expected}
+    from fractions import Fraction
+
+    assert {k: Fraction(v) for k, v in count["varying"].items()} == {k: Fraction(v) for k, v in varying.items()}
+
+
+@pytest.mark.parametrize("shape", [(1, 8), (8, 1), (2, 8), (8, 2), (5, 7), (7, 5)])
+def test_solve_count_on_non_square_grids(tmp_path, shape):
+    """Random partial statuses of non-square shapes: whenever solve finds several solutions, its
+    count and probabilities are those of a plain enumeration, row and column in their places."""
+    rng = np.random.default_rng(sum(shape))
+    from recon import format_status
+
+    checked = 0
+    for _ in range(30):
+        field = rng.random(shape) < 0.4
+        clues, known = status(field), rng.random(shape) < 0.5
+        every = _brute_force(clues, known)
+        if len(every) < 2:
+            continue
+        path = tmp_path / "p.txt"
+        path.write_text(format_status(clues, known))
+        code, out, err = run("solve", str(path), "--json")
+        count = json.loads(out)["count"]
+        assert code == 3 and count["count"] == len(every) and count["count_exact"]
+        share = np.sum(every, axis=0)
+        varying = {f"r{r + 1}c{c + 1}" for r in range(shape[0]) for c in range(shape[1]) if 0 < share[r, c] < len(every)}
+        assert set(count["varying"]) == varying
+        for name, p in count["varying"].items():
+            r, c = (int(v) - 1 for v in name[1:].split("c"))
+            from fractions import Fraction
+
+            assert Fraction(p) == Fraction(int(share[r, c]), len(every))
+        checked += 1
+    assert checked >= 5
+
+
+def test_solve_count_can_be_turned_off_and_is_skipped_without_time_left(seed_examples):
+    path = str(DATA / "seed-5x5.txt")
+    code, _, err = run("solve", path)
+    assert code == 3 and "count: exactly 2 solutions" in err and "r1c2 1/2" in err
+    code, out, err = run("solve", path, "--no-count", "--json")
+    assert code == 3 and "count:" not in err and "count" not in json.loads(out)
+    code, _, err = run("solve", path, "--time-limit", "0.000001")
+    assert "count:" not in err  # no time left for it (the solve itself may be undecided)
+
+
+def test_solve_count_that_contradicts_the_solutions_is_a_bug(monkeypatch):
+    """A count below the solutions solve found and verified exits 70 with both answers."""
+    from recon import count as count_module
+
+    real = count_module.count_solutions
+
+    def short(problem, **options):
+        counted = real(problem, **options)
+        counted.count = 1
+        return counted
+
+    monkeypatch.setattr(count_module, "count_solutions", short)
+    code, _, err = run("solve", str(DATA / "seed-5x5.txt"))
+    assert code == 70 and "exact counts differ" in err

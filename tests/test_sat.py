@@ -341,3 +341,58 @@ def test_a_local_witness_that_is_not_a_second_solution_is_an_error():
     moved[1, 3] = True
     with pytest.raises(RuntimeError, match="not a second solution"):
         witness._check(moved, 7, (0, 4, 0, 5))  # differs near clue 7, but breaks other clues
+
+
+@needs_sat
+@pytest.mark.parametrize("shape", SHAPES)
+def test_backbone_is_exactly_the_cells_every_solution_shares(shape):
+    """sat.backbone proves a cell certain exactly when every solution (brute force) has its value,
+    and names every other cell asked as varying; with no solution it proves nothing."""
+    rng = np.random.default_rng(sum(shape) * 11 + shape[1])
+    for _ in range(12):
+        field = rng.random(shape) < rng.uniform(0.2, 0.7)
+        known = rng.random(shape) < rng.uniform(0.2, 1.0)
+        clues = status(field)
+        if rng.random() < 0.15:
+            clues = clues.copy()
+            clues.flat[int(rng.integers(clues.size))] ^= 1  # often no solution
+        every = [np.frombuffer(b, dtype=bool).reshape(shape) for b in brute_force(clues, known)]
+        asked = [x for x in range(clues.size) if rng.random() < 0.8]
+        fixed, varying, complete = sat.backbone(make_problem(clues, known), asked)
+        assert complete
+        if not every:
+            assert fixed == {} and varying == set() or not every
+            continue
+        same = {x for x in asked if len({int(f.flat[x]) for f in every}) == 1}
+        assert set(fixed) == same and {x: int(every[0].flat[x]) for x in same} == fixed
+        assert set(asked) - same <= varying
+        assert all(len({int(f.flat[x]) for f in every}) == 2 for x in varying)
+
+
+@needs_sat
+def test_backbone_out_of_time_says_so():
+    field = random_field(30, 30, 50, np.random.default_rng(1))
+    known = np.random.default_rng(2).random((30, 30)) < 0.3
+    fixed, varying, complete = sat.backbone(make_problem(status(field), known), range(900), deadline=0.0)
+    assert not complete and fixed == {} and varying == set()
+
+
+@needs_sat
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (4, 4)])
+def test_sat_enumerates_the_group_solutions_backtracking_enumerates(shape):
+    """sat.iter_equation_solutions yields the same 0/1 solutions as the backtracking search (and
+    raises TimeUp at a passed deadline)."""
+    rng = np.random.default_rng(sum(shape))
+    rows, cols = shape
+    cells = list(range(rows * cols))
+    for _ in range(10):
+        field = rng.random(shape) < 0.5
+        known = rng.random(shape) < 0.6
+        clues = status(field)
+        equations = [([y * cols + x for y in range(max(r - 1, 0), min(r + 2, rows)) for x in range(max(c - 1, 0), min(c + 2, cols))], int(clues[r, c]))
+                     for r in range(rows) for c in range(cols) if known[r, c]]
+        by_sat = {tuple(v[x] for x in cells) for v in sat.iter_equation_solutions(cells, equations)}
+        by_search = {tuple(v[x] for x in cells) for v in backtrack.iter_equation_solutions(cells, equations)}
+        assert by_sat == by_search and len(by_sat) >= 1
+    with pytest.raises(backtrack.TimeUp):
+        list(sat.iter_equation_solutions(cells, [], deadline=0.0))
