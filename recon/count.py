@@ -133,12 +133,13 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
     value = list(search.value)
     undecided = backtrack._UNDECIDED
     extra: dict[int, int] = {}
+    seen_varying: set[int] = set()  # cells SAT saw take both values
     known_all = False  # did SAT settle every open cell (certain or varying)?
     if sat.AVAILABLE:
         # cells the same in every solution, proved by SAT, are fixed too: the groups left are the
         # cells that really vary, often far fewer (an ambiguous search-grade 50x50: 2085 open after
         # deduction, 450 vary)
-        extra, _, known_all = sat.backbone(problem, [x for x in range(problem.cells) if value[x] == undecided], deadline)
+        extra, seen_varying, known_all = sat.backbone(problem, [x for x in range(problem.cells) if value[x] == undecided], deadline)
         for x, v in extra.items():
             value[x] = v
     # open clue equations, and groups of open cells joined by them (union-find)
@@ -176,6 +177,10 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
     for g, cells in members.items():
         count, tally, complete, how = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline)
         hows.add(how)
+        if not complete and seen_varying:
+            # SAT found solutions (so every group has one), and two that differ in this group
+            # if one of its cells was seen to vary: a better lower bound than those listed so far
+            count = max(count, 2 if seen_varying.intersection(cells) else 1)
         total *= count
         exact &= complete
         if count and complete:

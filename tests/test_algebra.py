@@ -332,3 +332,26 @@ def test_count_ambiguous_keeps_the_lower_bound_solve_proved_and_names_the_varyin
     with pytest.raises(ValueError, match="several solutions"):
         unique = make_problem(status(rng.random((3, 4)) < 0.5))  # 3x4: neither side is 2 mod 3, one solution
         count_ambiguous(unique, solve(unique))
+
+
+@pytest.mark.parametrize("shape", [(1, 20), (20, 1)])
+def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
+    """Two groups of 3 solutions each (a clue 1 near each end) and 14 free cells between: past a
+    limit of 1 per group the count is a lower bound, never above the truth (9 x 2**14), and with
+    python-sat at least 2 per group (SAT saw cells of each vary)."""
+    from recon import count as count_module
+    from recon.engines import sat
+
+    clues = np.zeros(shape, np.uint8)
+    known = np.zeros(shape, bool)
+    for at in (1, 18):
+        clues.flat[at], known.flat[at] = 1, True
+    problem = make_problem(clues, known)
+    truth = count_solutions(problem)
+    assert truth.exact and truth.count == 9 * 2**14 and truth.groups == 2
+    stopped = count_solutions(problem, limit=1)
+    assert not stopped.exact and stopped.count <= truth.count
+    if sat.AVAILABLE:
+        assert stopped.count == 4 * 2**14 and stopped.varying is not None and len(stopped.varying) == 6 + 14
+    monkeypatch.setattr(count_module.sat, "AVAILABLE", False)
+    assert count_solutions(problem, limit=1).count == 2**14
