@@ -15,7 +15,9 @@ run has loaded them); the default keeps hybrid's Python trimmer, as a fresh `rec
 Per group: median seconds of `solve(engine="auto")` (the hybrid engine leads, SAT checks it, MILP
 without python-sat, and decides when trimming stalls), of hybrid alone and backtracking alone (each
 limited by --backtrack-limit, 2 s), MILP alone and SAT alone (if python-sat is installed), all in
-this run, with the verdicts and the grades hybrid reports.
+this run, with the verdicts and the grades hybrid reports; for the statuses with several solutions,
+the median seconds of the count `recon solve` adds (`count.count_ambiguous`, at most 1 s) and how
+many it counted exactly.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import load_fillapix  # noqa: E402
 
-from recon import kernels, make_problem, solve  # noqa: E402
+from recon import Verdict, kernels, make_problem, solve  # noqa: E402
+from recon.count import count_ambiguous  # noqa: E402
 from recon.engines import backtrack, hybrid, milp, sat  # noqa: E402
 from recon.puzzle import GenerationFailed, generate_puzzle  # noqa: E402
 from recon.puzzles import read_any_status  # noqa: E402
@@ -49,13 +52,17 @@ def timed(fn):
 
 
 def measure(problems, repeats, backtrack_limit):
-    rows = {"auto": [], "hybrid": [], "milp": [], "sat": [], "backtrack": []}
-    verdicts, grades = Counter(), Counter()
+    rows = {"auto": [], "hybrid": [], "milp": [], "sat": [], "backtrack": [], "count": []}
+    verdicts, grades, exact = Counter(), Counter(), 0
     for problem in problems:
         for _ in range(repeats):
             seconds, result = timed(lambda: solve(problem.clues, problem.known))
             rows["auto"].append(seconds)
         verdicts[result.verdict.value] += 1
+        if result.verdict is Verdict.MULTIPLE:  # what `recon solve` adds: the count, within 1 s
+            seconds, counted = timed(lambda: count_ambiguous(problem, result))
+            rows["count"].append(seconds)
+            exact += counted.exact
         seconds, lead = timed(lambda: hybrid.solve(problem, limit=3, time_limit=backtrack_limit))
         rows["hybrid"].append(seconds if lead.verdict.value != "undecided" else float("inf"))
         grades[lead.grade or "-"] += 1
@@ -63,18 +70,19 @@ def measure(problems, repeats, backtrack_limit):
         rows["sat"].append(timed(lambda: sat.solve(problem, limit=3))[0] if sat.AVAILABLE else float("nan"))
         seconds, bt = timed(lambda: backtrack.solve(problem, limit=3, time_limit=backtrack_limit))
         rows["backtrack"].append(seconds if bt.verdict.value != "undecided" else float("inf"))
-    return {k: statistics.median(v) for k, v in rows.items()}, verdicts, grades
+    return {k: statistics.median(v) if v else None for k, v in rows.items()}, verdicts, grades, exact
 
 
 def show(name, size, problems, repeats, backtrack_limit):
-    med, verdicts, grades = measure(problems, repeats, backtrack_limit)
+    med, verdicts, grades, exact = measure(problems, repeats, backtrack_limit)
     def cell(key):
         return f"> {backtrack_limit:g}" if med[key] == float("inf") else f"{med[key]:.4f}"
 
     ratio = "-" if med["hybrid"] == float("inf") else f"{med['milp'] / med['hybrid']:.0f}x"
+    count = "-" if med["count"] is None else f"{med['count']:.4f} ({exact}/{verdicts['multiple']})"
     print(
         f"| {name} | {size} | {len(problems)} | {med['auto']:.4f} | {cell('hybrid')} | {med['milp']:.4f} | {med['sat']:.4f} | {cell('backtrack')} "
-        f"| {ratio} | {dict(verdicts)} | {dict(grades)} |",
+        f"| {ratio} | {dict(verdicts)} | {dict(grades)} | {count} |",
         flush=True,
     )
 
@@ -98,8 +106,8 @@ def main(argv=None):
         kernels._compile()
     else:
         hybrid.COMPILED_TRIM = False  # generating the puzzles below loads the kernels
-    print("| set | size | puzzles | auto s | hybrid s | milp s | sat s | backtrack s | milp / hybrid | verdicts | grades |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| set | size | puzzles | auto s | hybrid s | milp s | sat s | backtrack s | milp / hybrid | verdicts | grades | count s (exact) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     published = [make_problem(clues, known) for clues, known, _, _ in load_fillapix().values()]
     if not args.no_published:
         show("hakank + IST", "5x5-20x20", published, args.repeats, args.backtrack_limit)

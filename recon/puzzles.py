@@ -153,18 +153,18 @@ def format_hakank(clues: np.ndarray, known: np.ndarray) -> str:
 
 
 def _xml_elements(text: str, path: str) -> list[tuple[str, dict, int, int, int]]:
-    """Every element of an XML text in document order: (tag, attributes, depth, line, column),
-    1-based line and column of its start tag, for messages that point at it."""
+    """Every element of an XML text in document order: (tag, attributes, index of its parent or
+    -1, line, column), 1-based line and column of its start tag, for messages that point at it."""
     parser = expat.ParserCreate()
     found: list[tuple[str, dict, int, int, int]] = []
-    depth = [0]
+    open_elements = [-1]
 
     def start(tag, attrib):
-        found.append((tag, attrib, depth[0], parser.CurrentLineNumber, parser.CurrentColumnNumber + 1))
-        depth[0] += 1
+        found.append((tag, attrib, open_elements[-1], parser.CurrentLineNumber, parser.CurrentColumnNumber + 1))
+        open_elements.append(len(found) - 1)
 
     def end(tag):
-        depth[0] -= 1
+        open_elements.pop()
 
     parser.StartElementHandler, parser.EndElementHandler = start, end
     try:
@@ -175,14 +175,15 @@ def _xml_elements(text: str, path: str) -> list[tuple[str, dict, int, int, int]]
 
 
 def parse_legup(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
-    """Read a LEGUP Fillapix XML puzzle: the first <board> (the root or inside it) and the <cell>
-    elements within it; a cell not listed has no clue."""
+    """Read a LEGUP Fillapix XML puzzle: the first <board> (the root or inside it) and its clue
+    cells, the <cell> elements in its <cells> (or directly in it); a cell not listed has no clue.
+    Cells elsewhere, such as a <goal>'s (the cell a LEGUP exercise asks to prove), are not clues."""
     elements = _xml_elements(text.removeprefix("\ufeff"), path)
     first = next((i for i, element in enumerate(elements) if element[0] == "board"), None)
     if first is None:
         line, col = elements[0][3:] if elements else (1, 1)
         raise FormatError(path, line, col, "expected a LEGUP <board> element, found none")
-    _, attrib, depth, line, col = elements[first]
+    _, attrib, _, line, col = elements[first]
     try:
         height, width = int(attrib.get("height", "")), int(attrib.get("width", ""))
     except ValueError:
@@ -192,11 +193,10 @@ def parse_legup(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarr
         raise FormatError(path, line, col, f"expected a board of at least 1x1, got {width}x{height}")
     clues = np.zeros((height, width), dtype=np.uint8)
     known = np.zeros((height, width), dtype=bool)
+    holders = {first} | {i for i, (tag, _, parent, _, _) in enumerate(elements) if tag == "cells" and parent == first}
     place: dict[tuple[int, int], tuple[int, int]] = {}  # (y, x) -> the line and column of its <cell>
-    for tag, cell, below, line, col in elements[first + 1 :]:
-        if below <= depth:
-            break  # the board's end
-        if tag != "cell":
+    for tag, cell, parent, line, col in elements[first + 1 :]:
+        if tag != "cell" or parent not in holders:
             continue
         try:
             value, x, y = int(cell.get("value", "")), int(cell.get("x", "")), int(cell.get("y", ""))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from conftest import ROOT, load_fillapix
-from recon import FormatError, status
+from recon import FormatError, solve, status
 from recon.cli import main
 from recon.puzzles import (
     detect,
@@ -140,3 +142,45 @@ def test_convert_and_solve_other_formats(tmp_path):
     rect.write_text("12\n21\n11\n")
     assert main(["convert", str(rect), "--format", "hakank"], stdout=io.StringIO(), stderr=err) == 2
     assert "square grids only" in err.getvalue()
+
+
+LEGUP_SHARED = ROOT.parent / "shared" / "data" / "legup" / "fillapix"
+
+
+def _legup_counts() -> list[tuple[str, int, int, int, int]]:
+    """(file, height, width, clues, solutions) from the shared set's solution_counts.txt."""
+    rows = []
+    for line in (LEGUP_SHARED / "solution_counts.txt").read_text().splitlines():
+        m = re.match(r"(\S+\.xml): (\d+)x(\d+) clues=(\d+) solutions=(\d+)", line)
+        if m:
+            rows.append((m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5))))
+    return rows
+
+
+@pytest.mark.skipif(not LEGUP_SHARED.is_dir(), reason="../shared/data/legup/fillapix is not beside the repository")
+def test_every_shared_legup_puzzle_reads_and_solves_as_its_provenance_says():
+    """The LEGUP Fillapix files (read in place: their licence keeps them out of this repository)
+    import with the size and clue count their provenance note gives, and solve to its number of
+    solutions; the two with a <goal> (a cell to prove, once with a wrong value) read the same clues
+    as the board without it."""
+    listed = _legup_counts()
+    assert len(listed) == len(list(LEGUP_SHARED.glob("*.xml"))) >= 9
+    read = {}
+    for name, height, width, clue_count, solutions in listed:
+        clues, known, found = read_any_status((LEGUP_SHARED / name).read_bytes(), name)
+        assert found == "legup" and clues.shape == (height, width) and int(known.sum()) == clue_count
+        result = solve(clues, known)
+        assert result.count_exact and result.solution_count == solutions, name
+        read[name] = (clues, known)
+    for goal in ("FillapixBasicWithGoal.xml", "FillapixBasicWithWrongGoal.xml"):
+        assert np.array_equal(read[goal][1], read["FillapixBasic10x10_1.xml"][1])
+        assert np.array_equal(read[goal][0], read["FillapixBasic10x10_1.xml"][0])
+
+
+def test_legup_goal_cells_are_not_clues():
+    """A <goal> names a cell to prove (LEGUP exercises); its value is no clue, even when it differs
+    from the cell's clue in <cells>."""
+    text = ("<Legup><puzzle><board height='1' width='3'><goal type='PROVE_CELL_MUST_BE'><cell value='1' x='0' y='0'/>"
+            "<cell value='2' x='2' y='0'/></goal><cells><cell value='0' x='0' y='0'/></cells></board></puzzle></Legup>")
+    clues, known, _ = read_any_status(text)
+    assert known.tolist() == [[True, False, False]] and clues[0, 0] == 0
