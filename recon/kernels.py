@@ -1079,6 +1079,9 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
 
 
 _compiled = False
+#: Told one line of text when the kernels start loading, if set (recon.puzzle.reporting sets it
+#: for `recon generate`'s progress line): a first run compiles them, 20-40 s without a word else.
+announce = None
 
 
 def loaded() -> bool:
@@ -1098,6 +1101,8 @@ def _compile() -> None:
     global _window_fixed
     if _compiled:
         return
+    if announce is not None:
+        announce("loading numba's compiled kernels (a first run compiles them: 20-40 s, then they are cached)")
     import numba
 
     jit = numba.njit(cache=True, nogil=True)

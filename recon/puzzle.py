@@ -128,13 +128,16 @@ _progress: _Progress | None = None
 def reporting(callback):
     """Within this block, generation tells `callback` (a function of one line of text) where it
     is, at most every PROGRESS_SECONDS: which field and removal order it is on, which pass over the
-    clues, how many it has tried and how many are left. recon generate shows it on a terminal."""
+    clues, how many it has tried and how many are left; and, when it happens, that numba's kernels
+    are being loaded (compiled on a first run). recon generate shows it on a terminal."""
     global _progress
     outer, _progress = _progress, _Progress(callback)
+    outer_announce, kernels.announce = kernels.announce, callback  # at once: loading them may take long
     try:
         yield
     finally:
         _progress = outer
+        kernels.announce = outer_announce
 
 
 def _tick(tried: int, total: int, left: int, cells: int) -> None:

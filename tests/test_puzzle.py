@@ -825,3 +825,22 @@ def test_local_first_pass_gives_a_minimal_advanced_puzzle(monkeypatch, shape):
         assert trim.solve(make_problem(clues, fewer)).verdict is not Verdict.UNIQUE, (r, c)
     gone = int((~known).sum())
     assert gone > 2 * len(calls), (gone, len(calls))
+
+
+def test_progress_says_when_the_compiled_kernels_load(monkeypatch):
+    """Loading numba's kernels (compiling them, on a first run: 20-40 s) is told to the progress
+    callback at once, and only inside `reporting`."""
+    from recon import kernels
+    from recon import puzzle as puzzle_module
+
+    numba = pytest.importorskip("numba")
+    monkeypatch.setattr(kernels, "_compiled", False)
+    monkeypatch.setattr(numba, "njit", lambda **options: (lambda function: function))  # no compiling here
+    kernels._compile()
+    monkeypatch.setattr(kernels, "_compiled", False)
+    lines = []
+    with puzzle_module.reporting(lines.append):
+        kernels._compile()
+        kernels._compile()  # loaded: nothing more to say
+    assert len(lines) == 1 and lines[0].startswith("loading numba's compiled kernels")
+    assert kernels.announce is None
