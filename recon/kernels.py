@@ -223,27 +223,45 @@ def _eq_add(ar, ac, mask, count, anc, msk, cnt, alive, nxt, head, meta, cols):  
     meta[0] = size + 1
 
 
+def _spread_table():
+    """For each 3x3 mask (bit 3*i + j: row i, column j of the box), the same cells as bits of a
+    7x7 frame whose top-left cell is the box's (bit 7*i + j)."""
+    table = np.zeros(512, dtype=np.int64)
+    for mask in range(512):
+        for i in range(9):
+            if (mask >> i) & 1:
+                table[mask] |= 1 << ((i // 3) * 7 + i % 3)
+    return table
+
+
+_SPREAD = _spread_table()  # a global array: numba compiles it in as a constant
+
+
+def _low_bit(x):  # pragma: no cover - compiled
+    """The index of the lowest set bit of x > 0 (exact: frame masks have under 53 bits)."""
+    return math.frexp(float(x & -x))[1] - 1
+
+
 def _frame(a, mask, fr, fc, cols):  # pragma: no cover - compiled
-    """The cells of an equation as bits of the 7x7 frame whose top-left cell is (fr, fc)."""
+    """The cells of an equation as bits of the 7x7 frame whose top-left cell is (fr, fc) (a table
+    lookup and a shift; a loop over the mask's 9 bits took a quarter of the pairwise rules' time)."""
     ar, ac = a // cols, a % cols
-    out = 0
-    for i in range(9):
-        if (mask >> i) & 1:
-            out |= 1 << ((ar + i // 3 - fr) * 7 + ac + i % 3 - fc)
-    return out
+    return _SPREAD[mask] << ((ar - fr) * 7 + ac - fc)
 
 
 def _add_framed(bits, count, fr, fc, anc, msk, cnt, alive, nxt, head, meta, cols):  # pragma: no cover
     """Add the equation on the cells of a 7x7-frame mask (they lie in one 3x3 box)."""
-    r0, c0 = 7, 7
-    for b in range(49):
-        if (bits >> b) & 1:
-            r0 = min(r0, b // 7)
-            c0 = min(c0, b % 7)
+    if bits == 0:
+        _eq_add(fr, fc, 0, count, anc, msk, cnt, alive, nxt, head, meta, cols)
+        return
+    r0 = _low_bit(bits) // 7  # the lowest bit is in the first row
+    columns = 0
+    for r in range(7):
+        columns |= (bits >> (7 * r)) & 0x7F
+    c0 = _low_bit(columns)
     mask = 0
-    for b in range(49):
-        if (bits >> b) & 1:
-            mask |= 1 << ((b // 7 - r0) * 3 + b % 7 - c0)
+    for i in range(3):  # the box's three rows, from (r0, c0)
+        mask |= ((bits >> ((r0 + i) * 7 + c0)) & 7) << (3 * i)
     _eq_add(fr + r0, fc + c0, mask, count, anc, msk, cnt, alive, nxt, head, meta, cols)
 
 
@@ -267,9 +285,11 @@ def _fix(x, v, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols):  # pra
 
 
 def _fix_framed(bits, v, fr, fc, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols):  # pragma: no cover
-    for b in range(49):
-        if (bits >> b) & 1:
-            _fix((fr + b // 7) * cols + fc + b % 7, v, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
+    """Fix the cells of a 7x7-frame mask to v, lowest bit first."""
+    while bits:
+        b = _low_bit(bits)
+        bits &= bits - 1
+        _fix((fr + b // 7) * cols + fc + b % 7, v, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
 
 
 def _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, order=None):  # pragma: no cover
@@ -1094,7 +1114,7 @@ def _compile() -> None:
     """Replace the kernels by their numba versions (once; numba caches the machine code on disk).
     A kernel calls the others through this module's globals, so all are replaced, callees first."""
     global _compiled, _closure64, _solved_lanes, _remove_clues_basic
-    global _equation_store, _popcount, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
+    global _equation_store, _popcount, _low_bit, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
     global _gcd, _rows_in, _mark, _entry, _compact, _room, _normalise, _clear, _reduce, _substitute_all, _bound_row
     global _count_open, _group_sizes, _trim
     global _tally, _flip, _unflip, _settle, _branch_cell, _another_solution, _local_pairwise
@@ -1111,6 +1131,7 @@ def _compile() -> None:
     _remove_clues_basic = jit(_remove_clues_basic)
     _equation_store = jit(_equation_store)
     _popcount = jit(_popcount)
+    _low_bit = jit(_low_bit)
     _eq_add = jit(_eq_add)
     _frame = jit(_frame)
     _add_framed = jit(_add_framed)
