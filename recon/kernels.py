@@ -164,7 +164,10 @@ def _remove_clues_basic(mine, order, rows, cols, target):  # pragma: no cover - 
 # anchor, a cell index) and a 9-bit mask over the 3x3 box from there: one canonical form per cell
 # set. Two equations can share cells only when their anchors are within 2 rows and 2 columns;
 # the pair is compared in a 7x7 frame (49 bits) around the first one.
-# Equations live in arrays with one linked list per anchor; meta = [count, overflow, contradiction].
+# Equations live in arrays with one linked list per anchor; meta = [count, overflow, contradiction,
+# dead equations still in the lists, equations in the lists]. A substituted equation dies (a new,
+# smaller one takes its place): by the end of a 60x60 pairwise phase four in five listed were
+# dead, so the lists are rebuilt without them whenever half are (`_drop_dead`).
 
 
 def _equation_store(capacity, n):  # pragma: no cover - compiled
@@ -175,7 +178,7 @@ def _equation_store(capacity, n):  # pragma: no cover - compiled
     alive = np.zeros(capacity, dtype=np.bool_)
     nxt = np.empty(capacity, dtype=np.int32)
     head = np.full(n, -1, dtype=np.int32)
-    meta = np.zeros(3, dtype=np.int64)
+    meta = np.zeros(5, dtype=np.int64)
     return anc, msk, cnt, alive, nxt, head, meta
 
 
@@ -221,6 +224,7 @@ def _eq_add(ar, ac, mask, count, anc, msk, cnt, alive, nxt, head, meta, cols):  
     nxt[size] = head[a]
     head[a] = size
     meta[0] = size + 1
+    meta[4] += 1
 
 
 def _spread_table():
@@ -280,6 +284,7 @@ def _fix(x, v, value, anc, msk, cnt, alive, nxt, head, meta, rows, cols):  # pra
             while e >= 0:
                 if alive[e] and (msk[e] >> bit) & 1:
                     alive[e] = False
+                    meta[3] += 1
                     _eq_add(ar, ac, msk[e] & ~(1 << bit), cnt[e] - v, anc, msk, cnt, alive, nxt, head, meta, cols)
                 e = nxt[e]
 
@@ -313,6 +318,27 @@ def _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, 
         _eq_add(ar, ac, mask, need, anc, msk, cnt, alive, nxt, head, meta, cols)
 
 
+def _drop_dead(alive, nxt, head, meta):  # pragma: no cover - compiled
+    """Unlink the dead equations from every anchor's list, keeping the order of the others."""
+    for a in range(head.size):
+        last = -1
+        f = head[a]
+        head[a] = -1
+        while f >= 0:
+            after = nxt[f]
+            if alive[f]:
+                if last < 0:
+                    head[a] = f
+                else:
+                    nxt[last] = f
+                last = f
+            f = after
+        if last >= 0:
+            nxt[last] = -1
+    meta[4] -= meta[3]
+    meta[3] = 0
+
+
 def _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, watch=-1):  # pragma: no cover
     """Run trimming's basic, subset and overlap rules to their fixpoint, from equation e on.
 
@@ -324,6 +350,8 @@ def _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, w
     while e < meta[0]:
         if meta[1] or meta[2]:
             return e
+        if meta[3] > 256 and 2 * meta[3] > meta[4]:  # no list is being walked here
+            _drop_dead(alive, nxt, head, meta)
         if watch >= 0 and _window_fixed(value, watch, rows, cols):
             return e
         if not alive[e]:
@@ -1115,6 +1143,7 @@ def _compile() -> None:
     A kernel calls the others through this module's globals, so all are replaced, callees first."""
     global _compiled, _closure64, _solved_lanes, _remove_clues_basic
     global _equation_store, _popcount, _low_bit, _eq_add, _frame, _add_framed, _fix, _fix_framed, _pairwise_start, _pairwise_run
+    global _drop_dead
     global _gcd, _rows_in, _mark, _entry, _compact, _room, _normalise, _clear, _reduce, _substitute_all, _bound_row
     global _count_open, _group_sizes, _trim
     global _tally, _flip, _unflip, _settle, _branch_cell, _another_solution, _local_pairwise
@@ -1138,6 +1167,7 @@ def _compile() -> None:
     _fix = jit(_fix)
     _fix_framed = jit(_fix_framed)
     _pairwise_start = jit(_pairwise_start)
+    _drop_dead = jit(_drop_dead)
     _gcd = jit(_gcd)
     _rows_in = jit(_rows_in)
     _mark = jit(_mark)
