@@ -35,7 +35,7 @@ import numpy as np
 
 from .engines import trim
 from .incremental import ALL, LANES
-from .model import make_problem
+from .model import make_problem, status
 from .result import Verdict
 
 #: Is numba installed? (Imported only when a kernel is first used: it costs ~0.3 s of start-up.)
@@ -968,7 +968,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity):  # pragma: n
     return 1 if _window_fixed(value, here, h, w) else 0
 
 
-def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed, budget, verdict_only, solved_with):  # pragma: no cover - compiled
+def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine, seed, budget, verdict_only, solved_with):  # pragma: no cover - compiled
     """Trimming's rules to their fixpoint, as `recon.engines.trim` runs them: the pairwise phase
     until it stalls, then elimination on groups of at most max_cells open cells, then the
     pairwise phase on what that fixed, and so on. value (int8, -1 open) is updated in place.
@@ -982,8 +982,10 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     skips it, and nothing else reaches its cells (no clue sees cells of two groups, so cells
     fixed elsewhere change none of its equations, and the pairwise rules are done with them).
     Its equations are left out of the reduced form (the form of the other groups is the same
-    without them), and with verdict_only the answer is 3 at once, the cells fixed so far being
-    fewer than trim fixes.
+    without them), and with verdict_only the answer is 6 at once (the rules stall: as 3), the
+    cells fixed so far being fewer than trim fixes. size (zeros, one per cell) then holds each
+    open cell's group size, as it does whenever more than max_cells cells are open after the
+    pairwise phase.
 
     solved_with >= 0 (with verdict_only): trimming solved the puzzle with that clue too. If the
     pairwise phase fixes the clue's window, it ends where it ended with the clue (its equation
@@ -1005,7 +1007,6 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
     open_cells = _count_open(value)
     if open_cells == 0:
         return 0
-    size = np.zeros(n, dtype=np.int64)
     if open_cells > max_cells:
         _group_sizes(active, value, rows, cols, size)
     # the reduced form of the clue equations on the cells still open, but for groups too large
@@ -1015,7 +1016,7 @@ def _trim(clue, active, value, rows, cols, capacity, pool, max_cells, mine, seed
         if value[x] < 0:
             if size[x] > max_cells:
                 if verdict_only:
-                    return 3
+                    return 6
             else:
                 col_of[x] = c
                 c += 1
@@ -1254,7 +1255,7 @@ def trim_outcome(
     """
     if solved_with >= 0 and not verdict_only:
         raise ValueError("solved_with needs verdict_only: the cells fixed are not all reported")
-    code, value = _run_trim(clues, known, field, removed, capacity, pool, verdict_only, solved_with)
+    code, value, _ = _run_trim(clues, known, field, removed, capacity, pool, verdict_only, solved_with)
     if code == 4:
         result = trim.solve(make_problem(clues, known))
         if result.decided is None:  # a contradiction: no solution, nothing fixed to report
@@ -1263,11 +1264,12 @@ def trim_outcome(
         return ("trimmed" if result.verdict is Verdict.UNIQUE else "stalled"), fixed
     if code == 2:
         return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
-    return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)
+    return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)  # 3 and 6: stalled
 
 
 def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, verdict_only=False, solved_with=-1):
-    """_trim on a puzzle, with more room (derived equations, elimination's rows) until it has enough: (code, value)."""
+    """_trim on a puzzle, with more room (derived equations, elimination's rows) until it has
+    enough: (code, value, group size per open cell when _trim worked them out, else zeros)."""
     _compile()
     rows, cols = clues.shape
     n = rows * cols
@@ -1279,12 +1281,13 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, ve
     removed = removed if field is not None else -1
     while True:
         value = np.full(n, -1, dtype=np.int8)
+        size = np.zeros(n, dtype=np.int64)
         code = _trim(
-            clue, active, value, rows, cols, capacity, pool, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET,
+            clue, active, value, size, rows, cols, capacity, pool, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET,
             verdict_only, int(solved_with),
         )
         if code != 1:
-            return code, value
+            return code, value, size
         capacity, pool = 4 * capacity, 4 * pool  # out of room: again with more
 
 
@@ -1326,3 +1329,66 @@ def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:
     """Does trimming (all its rules) fix every cell of this puzzle? (See trim_outcome; solved_with=c
     when trimming solved the puzzle with clue c too, as in generation: sometimes a shortcut.)"""
     return trim_outcome(clues, known, verdict_only=True, **options)[0] == "trimmed"
+
+
+def trim_verdict(clues: np.ndarray, known: np.ndarray, solved_with: int = -1) -> tuple[bool, "LargeGroup | None"]:
+    """trims_fully's answer, and when trimming fails because the pairwise phase leaves a group of
+    open cells too large for elimination (trim.ELIMINATION_MAX_CELLS), that group (see
+    LargeGroup: a proof that trimming fails on puzzles with fewer clues too), else None."""
+    code, value, size = _run_trim(clues, known, verdict_only=True, solved_with=solved_with)
+    if code == 6:
+        return False, LargeGroup(known, size.reshape(clues.shape) > trim.ELIMINATION_MAX_CELLS)
+    if code == 4:  # an overflow: trim decides (see trim_outcome)
+        return trim_outcome(clues, known, verdict_only=True, solved_with=solved_with)[0] == "trimmed", None
+    if code == 2:
+        return False, None
+    return code == 0, None
+
+
+class LargeGroup:
+    """The open cells of too large groups (more than trim.ELIMINATION_MAX_CELLS cells) after the
+    pairwise phase of a puzzle without clue c, and the clues in force that join them (a clue that
+    sees two or more of them).
+
+    That failure outlives removals. On a puzzle with fewer clues (still without c), the pairwise
+    phase fixes no more cells (its rules are monotone in the clues), so these cells stay open, c's
+    window stays open too (no early "trimmed"), and each joining clue still in force still joins
+    the cells it sees: the groups there contain the parts these cells fall into through the
+    joining clues left. If one part still has more than ELIMINATION_MAX_CELLS cells, trimming
+    fails there too (`still_too_large`), and `recon.puzzle` keeps c without trimming again."""
+
+    def __init__(self, known: np.ndarray, cells: np.ndarray):
+        rows, cols = cells.shape
+        self.cells = int(cells.sum())
+        self.member_cells = np.flatnonzero(cells.ravel())  # the cells, flat; member indexes them
+        local = np.full(cells.size, -1, dtype=np.int64)
+        local[cells.ravel()] = np.arange(self.cells)
+        jr, jc = np.nonzero(np.asarray(known, dtype=bool) & (status(cells) >= 2))
+        clue, member = [], []
+        for di in (-1, 0, 1):  # each joining clue's window, one offset at a time
+            for dj in (-1, 0, 1):
+                r, q = jr + di, jc + dj
+                ok = (r >= 0) & (r < rows) & (q >= 0) & (q < cols)
+                r, q, k = r[ok], q[ok], (jr * cols + jc)[ok]
+                inside = cells[r, q]
+                clue.append(k[inside])
+                member.append(local[r[inside] * cols + q[inside]])
+        self.clue = np.concatenate(clue)  # one entry per (joining clue, a cell of it in the groups)
+        self.member = np.concatenate(member)
+        self.joiners = np.unique(self.clue)
+
+    def still_too_large(self, known: np.ndarray) -> bool:
+        """With these clues in force (flat bool, fewer than when the group was found), does a part
+        of these cells joined by the clues left still hold more than ELIMINATION_MAX_CELLS?"""
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        if known[self.joiners].all():
+            return True  # every joining clue is there: the same group
+        keep = known[self.clue]
+        g = self.cells
+        clue_node = g + np.searchsorted(self.joiners, self.clue[keep])
+        nodes = g + self.joiners.size
+        graph = coo_matrix((np.ones(int(keep.sum()), dtype=np.int8), (self.member[keep], clue_node)), shape=(nodes, nodes))
+        _, label = connected_components(graph, directed=False)
+        return int(np.bincount(label[:g]).max()) > trim.ELIMINATION_MAX_CELLS

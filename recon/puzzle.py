@@ -292,17 +292,20 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
     When no clue is left to try, the next pass would remove none: it is counted, not run, so both
     paths report the same number of passes. A clue last tried on the puzzle a pass starts from
     (no clue went after it in the pass before) would fail again: it is kept without asking until
-    a clue goes (`_remove_clues_sat`'s settled).
+    a clue goes (`_remove_clues_sat`'s settled). So would a clue whose trim failed because the
+    pairwise phase left a group of open cells too large for elimination, while the clues left
+    still join a part of it that is too large (`kernels.LargeGroup`; `stalls` remembers them).
     """
     known = None
     if LOCAL_FIRST:
         known, order = _remove_local(field, order)
-    known, held, settled = _advanced_pass(field, order, known)
+    stalls: dict[int, kernels.LargeGroup] = {}
+    known, held, settled = _advanced_pass(field, order, known, stalls=stalls)
     passes = 1
     while held.any():
         passes += 1
         _at(passes=passes)
-        again, held, settled = _advanced_pass(field, order[held[order]], known, settled)
+        again, held, settled = _advanced_pass(field, order[held[order]], known, settled, stalls)
         if again.sum() == known.sum():
             return known, passes
         known = again
@@ -376,13 +379,14 @@ def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, rad
 
 
 def _advanced_pass(
-    field: np.ndarray, order: np.ndarray, known: np.ndarray | None, settled: np.ndarray | None = None
+    field: np.ndarray, order: np.ndarray, known: np.ndarray | None, settled: np.ndarray | None = None,
+    stalls: dict[int, kernels.LargeGroup] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """One pass of advanced removals over `order`: the clues kept, (flat) those that a later
     pass must try again (with SAT, the ones trimming failed; without, every one kept), and (flat,
     with SAT) those of them last tried on the puzzle the pass ends with (see _remove_clues_sat)."""
     if USE_SAT and USE_KERNELS:
-        return _remove_clues_sat(field, order, None, "advanced", known, settled)
+        return _remove_clues_sat(field, order, None, "advanced", known, settled, stalls)
     kept = _remove_clues(field, order, "advanced", None, known)
     return kept, kept.ravel(), None
 
@@ -434,6 +438,7 @@ def _remove_clues_sat(
     difficulty: str = "search",
     known: np.ndarray | None = None,
     settled: np.ndarray | None = None,
+    stalls: dict[int, kernels.LargeGroup] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The removal loop with an incremental SAT solver (`sat.SecondSolution`) asked first; the
     clues kept, those of them kept only because trimming failed (advanced), and those of these
@@ -447,6 +452,11 @@ def _remove_clues_sat(
     cannot solve the puzzle either (it is sound), so the clue stays; otherwise compiled trimming
     decides. Asking SAT first halved advanced generation at 30x30 and 40x40 (3.8 to 1.9 s, 21.6
     to 10.7 s), since trimming a puzzle it cannot solve was the slowest check (issue 5 note).
+
+    stalls (advanced, filled and read across passes): for a clue whose trim failed on a group of
+    open cells too large for elimination, that group (`kernels.LargeGroup`). While the clues
+    left still join a part of it too large, trimming without the clue fails again: it is kept
+    without asking (the decision SAT and trimming would make).
 
     known: the clues still in force (after `_remove_local`, or a later pass; only the clues in
     `order` are tried). Without it (a first pass in turn: a clue target, or not LOCAL_FIRST),
@@ -474,7 +484,7 @@ def _remove_clues_sat(
             c = int(c)
             if not known[c]:
                 continue
-            if settled is not None and settled[c] and kept == start:
+            if (settled is not None and settled[c] and kept == start) or (stalls is not None and c in stalls and stalls[c].still_too_large(known)):
                 held[c] = True
                 since.append(c)
                 oracle.decide(c, True)
@@ -486,7 +496,10 @@ def _remove_clues_sat(
                 keep = oracle.another_without(c)
                 if not keep and difficulty == "advanced":
                     # the puzzle with c was solved by trimming (every removal so far kept it so)
-                    keep = held[c] = not kernels.trims_fully(clues, known.reshape(shape), solved_with=c)
+                    solved, large = kernels.trim_verdict(clues, known.reshape(shape), solved_with=c)
+                    keep = held[c] = not solved
+                    if large is not None and stalls is not None:
+                        stalls[c] = large
             oracle.decide(c, keep)
             known[c] = keep
             kept -= not keep

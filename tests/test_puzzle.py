@@ -12,7 +12,7 @@ import pytest
 from recon import Verdict, make_problem, parse_status, random_field, status
 from recon.cli import main
 from recon.engines import backtrack, sat, trim
-from recon.puzzle import CHECKS, generate_puzzle, parse_clue_target
+from recon.puzzle import CHECKS, generate_puzzle, make_puzzle, parse_clue_target
 
 
 @pytest.mark.parametrize("difficulty", ["basic", "advanced", "search"])
@@ -648,8 +648,8 @@ def test_advanced_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
 
     first = _remove_clues(field, order, "advanced", None)
     asked = []  # the puzzles trimming is asked about (SAT path)
-    real = puzzle_module.kernels.trims_fully
-    monkeypatch.setattr(puzzle_module.kernels, "trims_fully", lambda clues, known, **k: asked.append(known.tobytes()) or real(clues, known, **k))
+    real = puzzle_module.kernels.trim_verdict
+    monkeypatch.setattr(puzzle_module.kernels, "trim_verdict", lambda clues, known, **k: asked.append(known.tobytes()) or real(clues, known, **k))
     known, passes = _remove_clues_advanced(field, order)
     if fast:  # a clue tried on the puzzle a pass starts from is not tried again on it
         assert len(asked) == len(set(asked)) > 0
@@ -810,8 +810,8 @@ def test_local_first_pass_gives_a_minimal_advanced_puzzle(monkeypatch, shape):
     from recon import puzzle as puzzle_module
 
     calls = []
-    real = kernels.trims_fully
-    monkeypatch.setattr(kernels, "trims_fully", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = kernels.trim_verdict  # the whole-grid trims of generation's SAT path
+    monkeypatch.setattr(kernels, "trim_verdict", lambda *a, **k: calls.append(1) or real(*a, **k))
     rng = np.random.default_rng(sum(shape) + 1)
     field = random_field(*shape, 50, rng)
     clues = status(field)
@@ -825,6 +825,7 @@ def test_local_first_pass_gives_a_minimal_advanced_puzzle(monkeypatch, shape):
         assert trim.solve(make_problem(clues, fewer)).verdict is not Verdict.UNIQUE, (r, c)
     gone = int((~known).sum())
     assert gone > 2 * len(calls), (gone, len(calls))
+    assert calls or not puzzle_module.USE_SAT  # (they are counted: some removals needed a trim)
 
 
 def test_progress_says_when_the_compiled_kernels_load(monkeypatch):
@@ -844,3 +845,98 @@ def test_progress_says_when_the_compiled_kernels_load(monkeypatch):
         kernels._compile()  # loaded: nothing more to say
     assert len(lines) == 1 and lines[0].startswith("loading numba's compiled kernels")
     assert kernels.announce is None
+
+
+def test_a_group_too_large_proves_trimming_fails_with_fewer_clues(monkeypatch):
+    """kernels.trim_verdict: when trimming without clue c fails on a group of open cells too large
+    for elimination, its LargeGroup is a proof for puzzles with fewer clues: along removal paths
+    (small limits, as in the test above), whenever still_too_large says so later, trimming
+    without c fails there (compiled and trim's own), and its answer is trims_fully's."""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    rng = np.random.default_rng(5)
+    met = {"proof holds": 0, "proof lost": 0}
+    for shape in [(1, 23), (23, 1), (2, 17), (9, 13), (14, 8)] * 2:
+        field = rng.random(shape) < rng.uniform(0.3, 0.7)
+        clues, known = status(field), np.ones(shape, dtype=bool)
+        limit = int(rng.choice([3, 10, 20, 40, 60]))
+        monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", limit)
+        if not kernels.trims_fully(clues, known):
+            continue  # solved_with needs a start that trimming solves (as generation's)
+        proofs = {}
+        for c in rng.permutation(field.size).tolist():
+            for d, large in proofs.items():
+                if known.flat[d]:
+                    without = known.copy()
+                    without.flat[d] = False
+                    holds = large.still_too_large(without.ravel())
+                    assert holds == (max(_parts(large, without)) > limit)
+                    if holds:
+                        met["proof holds"] += 1
+                        assert not kernels.trims_fully(clues, without)
+                        assert trim.solve(make_problem(clues, without)).verdict is not Verdict.UNIQUE
+                    else:
+                        met["proof lost"] += 1
+            known.flat[c] = False
+            solved, large = kernels.trim_verdict(clues, known, solved_with=c)
+            assert solved == kernels.trims_fully(clues, known)
+            if large is not None:
+                proofs[c] = large
+            if not solved:
+                known.flat[c] = True
+    assert all(met.values()), met
+
+
+def _parts(large, known):
+    """The sizes of the parts a LargeGroup's cells fall into through the clues in force that see
+    two or more of them, by a plain union-find over the grid (not the group's own bookkeeping)."""
+    rows, cols = known.shape
+    cells = set(large.member_cells)
+    parent = {x: x for x in cells}
+
+    def root(x):
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for k in np.flatnonzero(known.ravel()):
+        r, q = divmod(int(k), cols)
+        seen = [i * cols + j for i in range(max(r - 1, 0), min(r + 2, rows)) for j in range(max(q - 1, 0), min(q + 2, cols)) if i * cols + j in cells]
+        for x in seen[1:]:
+            parent[root(x)] = root(seen[0])
+    sizes = {}
+    for x in cells:
+        sizes[root(x)] = sizes.get(root(x), 0) + 1
+    return list(sizes.values())
+
+
+def test_generation_keeps_the_same_clues_with_the_large_group_proofs(monkeypatch):
+    """Advanced generation skips the trim of a clue its LargeGroup proof keeps (later passes):
+    the same puzzles as trimming every time (small limits, non-square grids), with fewer trims."""
+    pytest.importorskip("numba")
+    from recon import kernels
+    from recon import puzzle as puzzle_module
+
+    if not puzzle_module.USE_SAT:
+        pytest.skip("the proofs are used on the SAT path")
+    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 30)
+    calls = []
+    real = kernels.trim_verdict
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kernels, "trim_verdict", counted)
+    made, trims = {}, {}
+    for use in (True, False):
+        with monkeypatch.context() as patch:
+            if not use:
+                patch.setattr(kernels.LargeGroup, "still_too_large", lambda self, known: False)
+            calls.clear()
+            made[use] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="advanced")
+                         for shape in [(9, 13), (14, 8), (4, 25)] for s in range(3)]
+            trims[use] = len(calls)
+    assert [p.known.tobytes() for p in made[True]] == [p.known.tobytes() for p in made[False]]
+    assert trims[True] < trims[False]
