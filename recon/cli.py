@@ -500,11 +500,12 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
 
 def _count_ambiguous(problem: Problem, result: Result, args: argparse.Namespace):
     """With several solutions (and --count): the exact count and probabilities, within
-    SOLVE_COUNT_SECONDS or what --time-limit leaves; None when not asked or no time is left."""
+    SOLVE_COUNT_SECONDS or what --time-limit leaves; None when not asked, not shown (-q without
+    --json) or no time is left."""
     from .count import SOLVE_COUNT_SECONDS, count_ambiguous
 
-    if result.verdict is not Verdict.MULTIPLE or not args.count:
-        return None
+    if result.verdict is not Verdict.MULTIPLE or not args.count or (args.quiet and not args.json):
+        return None  # (quiet text output would not show it)
     budget = SOLVE_COUNT_SECONDS if args.time_limit is None else min(SOLVE_COUNT_SECONDS, args.time_limit - result.seconds)
     return count_ambiguous(problem, result, budget) if budget > 0 else None
 

@@ -8,8 +8,8 @@ solution, and a solution found shows which cells vary. The cells left open split
 independent groups (cells joined by an open clue that sees both, as classic Minesweeper analysers
 split the frontier), each group is enumerated on its own (by SAT up to SAT_FIRST solutions, fast
 however hard the search, then by the backtracking search, fast per solution), and the count is
-the product of the group counts (times 2 for each cell no clue sees). So two far-apart ambiguous corners cost the sum of their
-enumerations, not the product. Small grids are also counted by plain enumeration with the
+the product of the group counts (times 2 for each cell no clue sees). So two far-apart ambiguous
+corners cost the sum of their enumerations, not the product. Small grids are also counted by plain enumeration with the
 backtracking engine and must agree.
 """
 
@@ -139,7 +139,11 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
         # cells the same in every solution, proved by SAT, are fixed too: the groups left are the
         # cells that really vary, often far fewer (an ambiguous search-grade 50x50: 2085 open after
         # deduction, 450 vary)
-        extra, seen_varying, known_all = sat.backbone(problem, [x for x in range(problem.cells) if value[x] == undecided], deadline)
+        asked = [x for x in range(problem.cells) if value[x] == undecided]
+        extra, seen_varying, known_all = sat.backbone(problem, asked, deadline)
+        # every cell asked is then proved certain or seen to vary, unless there is no solution
+        # (nothing proved either way: then nothing varies, and the count says 0)
+        known_all = known_all and bool(extra or seen_varying or not asked)
         for x, v in extra.items():
             value[x] = v
     # open clue equations, and groups of open cells joined by them (union-find)

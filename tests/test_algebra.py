@@ -355,3 +355,18 @@ def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
         assert stopped.count == 4 * 2**14 and stopped.varying is not None and len(stopped.varying) == 6 + 14
     monkeypatch.setattr(count_module.sat, "AVAILABLE", False)
     assert count_solutions(problem, limit=1).count == 2**14
+
+
+def test_count_names_no_varying_cells_without_a_solution(monkeypatch):
+    """A backbone that proves nothing either way (what SAT answers when there is no solution)
+    leaves the varying cells unknown (None), rather than calling every open cell varying."""
+    from recon.engines import sat
+
+    if not sat.AVAILABLE:
+        pytest.skip("python-sat is not installed")
+    clues = np.zeros((1, 6), np.uint8)
+    known = np.zeros((1, 6), bool)
+    clues[0, 1], known[0, 1] = 1, True  # r1c1..r1c3 hold one mine: open cells to ask about
+    assert count_solutions(make_problem(clues, known)).varying == [(0, x) for x in range(6)]
+    monkeypatch.setattr(sat, "backbone", lambda problem, cells, deadline=None: ({}, set(), True))
+    assert count_solutions(make_problem(clues, known)).varying is None

@@ -363,6 +363,8 @@ def test_solve_count_can_be_turned_off_and_is_skipped_without_time_left(seed_exa
     assert code == 3 and "count: exactly 2 solutions" in err and "r1c2 1/2" in err
     code, out, err = run("solve", path, "--no-count", "--json")
     assert code == 3 and "count:" not in err and "count" not in json.loads(out)
+    code, out, err = run("solve", path, "-q", "--json")
+    assert code == 3 and err == "" and json.loads(out)["count"]["count"] == 2
     code, _, err = run("solve", path, "--time-limit", "0.000001")
     assert "count:" not in err  # no time left for it (the solve itself may be undecided)
 
