@@ -396,3 +396,5 @@ def test_sat_enumerates_the_group_solutions_backtracking_enumerates(shape):
         assert by_sat == by_search and len(by_sat) >= 1
     with pytest.raises(backtrack.TimeUp):
         list(sat.iter_equation_solutions(cells, [], deadline=0.0))
+    assert list(sat.iter_equation_solutions(cells[:2], [(cells[:2], 3)])) == []  # 3 mines in 2 cells
+    assert list(sat.iter_equation_solutions(cells[:2], [(cells[:2], -1)])) == []

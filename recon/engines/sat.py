@@ -50,7 +50,8 @@ ORACLE_BATCH_SOLVER = "gluecard4"
 #: within noise of each other; one solver with every clue under a selector was 2-4x slower.
 BATCH_MIN = 200
 BATCH_PARTS = 10
-#: A solve with a deadline first runs this many conflicts without a timer thread (see _solve_limited).
+#: A solve with a deadline first runs this many conflicts without a timer thread (see
+#: _solve_limited; those conflicts may overrun the deadline, by milliseconds).
 QUICK_CONFLICTS = 1000
 #: The clue pairs whose difference SecondSolution adds: side by side only. Adding the diagonal
 #: pairs too, as `solve` does, made generation twice as slow (40x40 to 100x100).
@@ -352,6 +353,8 @@ def iter_equation_solutions(cells: list[int], equations, deadline: float | None 
     (a solve per solution)."""
     from .backtrack import TimeUp
 
+    if any(not 0 <= need <= len(eq_cells) for eq_cells, need in equations):
+        return  # an equation no 0/1 values meet: no solution
     index = {x: i + 1 for i, x in enumerate(cells)}
     solver = _new_solver(SOLVER)
     try:
