@@ -1358,37 +1358,37 @@ class LargeGroup:
     fails there too (`still_too_large`), and `recon.puzzle` keeps c without trimming again."""
 
     def __init__(self, known: np.ndarray, cells: np.ndarray):
-        rows, cols = cells.shape
-        self.cells = int(cells.sum())
-        self.member_cells = np.flatnonzero(cells.ravel())  # the cells, flat; member indexes them
-        local = np.full(cells.size, -1, dtype=np.int64)
-        local[cells.ravel()] = np.arange(self.cells)
-        jr, jc = np.nonzero(np.asarray(known, dtype=bool) & (status(cells) >= 2))
-        clue, member = [], []
+        self.shape = cells.shape
+        self.limit = trim.ELIMINATION_MAX_CELLS
+        # flat int32 indices only (about 20 KB at 100x100, where a puzzle keeps over a thousand)
+        self.member_cells = np.flatnonzero(cells.ravel()).astype(np.int32)
+        self.joiners = np.flatnonzero((np.asarray(known, dtype=bool) & (status(cells) >= 2)).ravel()).astype(np.int32)
+
+    def still_too_large(self, known: np.ndarray) -> bool:
+        """With these clues in force (flat bool, fewer than when the group was found), does a part
+        of these cells joined by the clues left still hold more than the limit?"""
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        left = self.joiners[known[self.joiners]]
+        if left.size == self.joiners.size:
+            return True  # every joining clue is there: the same group
+        rows, cols = self.shape
+        local = np.full(rows * cols, -1, dtype=np.int64)
+        local[self.member_cells] = np.arange(self.member_cells.size)
+        jr, jc = np.divmod(left.astype(np.int64), cols)
+        cell_end, clue_end = [], []
         for di in (-1, 0, 1):  # each joining clue's window, one offset at a time
             for dj in (-1, 0, 1):
                 r, q = jr + di, jc + dj
                 ok = (r >= 0) & (r < rows) & (q >= 0) & (q < cols)
-                r, q, k = r[ok], q[ok], (jr * cols + jc)[ok]
-                inside = cells[r, q]
-                clue.append(k[inside])
-                member.append(local[r[inside] * cols + q[inside]])
-        self.clue = np.concatenate(clue)  # one entry per (joining clue, a cell of it in the groups)
-        self.member = np.concatenate(member)
-        self.joiners = np.unique(self.clue)
-
-    def still_too_large(self, known: np.ndarray) -> bool:
-        """With these clues in force (flat bool, fewer than when the group was found), does a part
-        of these cells joined by the clues left still hold more than ELIMINATION_MAX_CELLS?"""
-        from scipy.sparse import coo_matrix
-        from scipy.sparse.csgraph import connected_components
-
-        if known[self.joiners].all():
-            return True  # every joining clue is there: the same group
-        keep = known[self.clue]
-        g = self.cells
-        clue_node = g + np.searchsorted(self.joiners, self.clue[keep])
-        nodes = g + self.joiners.size
-        graph = coo_matrix((np.ones(int(keep.sum()), dtype=np.int8), (self.member[keep], clue_node)), shape=(nodes, nodes))
+                member = local[r[ok] * cols + q[ok]]
+                inside = member >= 0
+                cell_end.append(member[inside])
+                clue_end.append(np.flatnonzero(ok)[inside])
+        g = self.member_cells.size
+        cell_end, clue_end = np.concatenate(cell_end), g + np.concatenate(clue_end)
+        nodes = g + left.size
+        graph = coo_matrix((np.ones(cell_end.size, dtype=np.int8), (cell_end, clue_end)), shape=(nodes, nodes))
         _, label = connected_components(graph, directed=False)
-        return int(np.bincount(label[:g]).max()) > trim.ELIMINATION_MAX_CELLS
+        return int(np.bincount(label[:g]).max()) > self.limit

@@ -892,7 +892,7 @@ def _parts(large, known):
     """The sizes of the parts a LargeGroup's cells fall into through the clues in force that see
     two or more of them, by a plain union-find over the grid (not the group's own bookkeeping)."""
     rows, cols = known.shape
-    cells = set(large.member_cells)
+    cells = set(large.member_cells.tolist())
     parent = {x: x for x in cells}
 
     def root(x):
