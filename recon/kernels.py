@@ -990,11 +990,16 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
     solved_with >= 0 (with verdict_only): trimming solved the puzzle with that clue too. If the
     pairwise phase fixes the clue's window, it ends where it ended with the clue (its equation
     reads 0 = 0), and elimination gets the same equations, so trimming runs as it ran with the
-    clue: 0 at once (as `window_fixed_nearby`, but with every clue)."""
+    clue: 0 at once (as `window_fixed_nearby`, but with every clue), as soon as the window is
+    fixed, without the rest of the phase (its rules only add fixed cells; the puzzle has a
+    solution, so no contradiction is missed). Replaying a 60x60 generation's trims, stopping
+    there rather than after the phase: 8.22 against 8.69 s (medians of 5, alternating)."""
     n = rows * cols
     anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, n)
     _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
-    e = _pairwise_run(0, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+    # with solved_with, stop as soon as its window is fixed (the rules only add fixed cells, so
+    # the phase's fixpoint fixes it too): "trimmed" then, without the rest of the phase
+    e = _pairwise_run(0, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, solved_with if verdict_only else -1)
     if meta[2]:
         return 2
     if meta[1]:
