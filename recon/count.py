@@ -9,8 +9,8 @@ independent groups (cells joined by an open clue that sees both, as classic Mine
 split the frontier), each group is enumerated on its own (by SAT up to SAT_FIRST solutions, fast
 however hard the search, then by the backtracking search, fast per solution), and the count is
 the product of the group counts (times 2 for each cell no clue sees). So two far-apart ambiguous
-corners cost the sum of their enumerations, not the product. Small grids are also counted by plain enumeration with the
-backtracking engine and must agree.
+corners cost the sum of their enumerations, not the product. Small grids are also counted by
+plain enumeration with the backtracking engine and must agree.
 """
 
 from __future__ import annotations
@@ -242,8 +242,9 @@ def count_ambiguous(problem: Problem, result: Result, time_limit: float = SOLVE_
     if result.verdict is not Verdict.MULTIPLE:
         raise ValueError(f"count_ambiguous counts a status with several solutions, not one with verdict {result.verdict}")
     counted = count_solutions(problem, probabilities=True, limit=limit, time_limit=time_limit)
-    short = counted.exact and counted.count < result.solution_count
-    if short or (result.count_exact and (counted.count > result.solution_count or (counted.exact and counted.count != result.solution_count))):
+    # each says the true count is at least its count, and at most that when exact: they must meet
+    uppers = [n for n, exact in ((counted.count, counted.exact), (result.solution_count, result.count_exact)) if exact]
+    if uppers and max(counted.count, result.solution_count) > min(uppers):
         raise EngineDisagreement(
             f"exact counts differ: {counted.method} {'' if counted.exact else 'at least '}{counted.count}, "
             f"{result.engine} {'' if result.count_exact else 'at least '}{result.solution_count}",

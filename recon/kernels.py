@@ -1261,6 +1261,11 @@ def trim_outcome(
     if solved_with >= 0 and not verdict_only:
         raise ValueError("solved_with needs verdict_only: the cells fixed are not all reported")
     code, value, _ = _run_trim(clues, known, field, removed, capacity, pool, verdict_only, solved_with)
+    return _outcome(code, value, clues, known)
+
+
+def _outcome(code, value, clues, known) -> tuple[str, np.ndarray]:
+    """trim_outcome's answer from _trim's code and cells (an overflow, 4: trim decides)."""
     if code == 4:
         result = trim.solve(make_problem(clues, known))
         if result.decided is None:  # a contradiction: no solution, nothing fixed to report
@@ -1343,11 +1348,7 @@ def trim_verdict(clues: np.ndarray, known: np.ndarray, solved_with: int = -1) ->
     code, value, size = _run_trim(clues, known, verdict_only=True, solved_with=solved_with)
     if code == 6:
         return False, LargeGroup(known, size.reshape(clues.shape) > trim.ELIMINATION_MAX_CELLS)
-    if code == 4:  # an overflow: trim decides (see trim_outcome)
-        return trim_outcome(clues, known, verdict_only=True, solved_with=solved_with)[0] == "trimmed", None
-    if code == 2:
-        return False, None
-    return code == 0, None
+    return _outcome(code, value, clues, known)[0] == "trimmed", None
 
 
 class LargeGroup:

@@ -484,7 +484,7 @@ def _remove_clues_sat(
             c = int(c)
             if not known[c]:
                 continue
-            if (settled is not None and settled[c] and kept == start) or (stalls is not None and c in stalls and stalls[c].still_too_large(known)):
+            if (settled is not None and settled[c] and kept == start) or _large_group_holds(stalls, c, known):
                 held[c] = True
                 since.append(c)
                 oracle.decide(c, True)
@@ -510,6 +510,18 @@ def _remove_clues_sat(
     now_settled = np.zeros(field.size, dtype=bool)
     now_settled[np.array(since, dtype=np.int64)] = True
     return known.reshape(shape), held, now_settled
+
+
+def _large_group_holds(stalls: dict | None, c: int, known: np.ndarray) -> bool:
+    """Does c's LargeGroup proof (if any) still show that trimming without c fails? A proof that
+    no longer holds never holds again (clues only go, and parts only split): it is dropped, so
+    later passes do not rebuild its joins for nothing."""
+    if stalls is None or c not in stalls:
+        return False
+    if stalls[c].still_too_large(known):
+        return True
+    del stalls[c]
+    return False
 
 
 def _screen(closure: Closure, field: np.ndarray, batch: list[int]) -> list[bool]:
