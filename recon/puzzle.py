@@ -89,6 +89,14 @@ LOCAL_FIRST = True
 #: 100x100; asked only when the tiles found no second solution (late, where a SAT "no" costs
 #: most), it proved 20 of 641 questions at 60x60.
 LOCAL_RADII = (4, 10)
+#: Advanced generation's whole-grid trims start their pairwise phase warm: from the cells that
+#: phase fixes on the puzzle without the next WARM_BLOCK clues to be tried (`kernels.pairwise_fixed`,
+#: found once for the block). The phase is monotone in the clues, so while every clue removed
+#: since is one of the block, each trim of a clue of the block reaches the same fixpoint from
+#: there: the same decisions, sooner. 0: start cold. Three 60x60 generations (seeds 0-2, same
+#: run, same puzzles) took 12.1, 14.5 and 6.5 s cold, 10.9, 13.7 and 5.5 s with blocks of 8,
+#: 10.8, 13.3 and 5.5 s with blocks of 16.
+WARM_BLOCK = 16
 
 
 class GenerationFailed(ReconError):
@@ -471,6 +479,7 @@ def _remove_clues_sat(
     held = np.zeros(field.size, dtype=bool)
     since = []  # clues held since the last removal
     start = kept  # no clue has gone in this pass while kept == start
+    warm = block = None  # the trims' warm start, and the clues left out of it (_warm_start)
     with sat.SecondSolution(field, order) as oracle:
         clues = oracle.clues.reshape(shape)
         tried = np.zeros(field.size, dtype=bool)
@@ -496,7 +505,9 @@ def _remove_clues_sat(
                 keep = oracle.another_without(c)
                 if not keep and difficulty == "advanced":
                     # the puzzle with c was solved by trimming (every removal so far kept it so)
-                    solved, large = kernels.trim_verdict(clues, known.reshape(shape), solved_with=c)
+                    if warm is None or not block[c]:
+                        warm, block = _warm_start(clues, known, order, step)
+                    solved, large = kernels.trim_verdict(clues, known.reshape(shape), solved_with=c, start=warm)
                     keep = held[c] = not solved
                     if large is not None and stalls is not None:
                         stalls[c] = large
@@ -505,11 +516,27 @@ def _remove_clues_sat(
             kept -= not keep
             if not keep:
                 since.clear()
+                if warm is not None and not block[c]:
+                    warm = None  # its clues are no longer all in force
             elif held[c]:
                 since.append(c)
     now_settled = np.zeros(field.size, dtype=bool)
     now_settled[np.array(since, dtype=np.int64)] = True
     return known.reshape(shape), held, now_settled
+
+
+def _warm_start(clues: np.ndarray, known: np.ndarray, order: np.ndarray, step: int) -> tuple[np.ndarray | None, np.ndarray]:
+    """The cells trimming's pairwise phase fixes on the puzzle without the clue order[step] (gone
+    from known already) and the next WARM_BLOCK - 1 clues in force that the order tries, and
+    (flat) those clues: a sound warm start for trimming any puzzle in which the other clues are
+    all in force (see WARM_BLOCK). None when WARM_BLOCK is 0."""
+    block = np.zeros(known.size, dtype=bool)
+    block[int(order[step])] = True
+    if WARM_BLOCK <= 0:
+        return None, block
+    later = np.asarray(order[step + 1 :], dtype=np.int64)
+    block[later[known[later]][: WARM_BLOCK - 1]] = True
+    return kernels.pairwise_fixed(clues, (known & ~block).reshape(clues.shape)), block
 
 
 def _large_group_holds(stalls: dict | None, c: int, known: np.ndarray) -> bool:

@@ -940,3 +940,56 @@ def test_generation_keeps_the_same_clues_with_the_large_group_proofs(monkeypatch
             trims[use] = len(calls)
     assert [p.known.tobytes() for p in made[True]] == [p.known.tobytes() for p in made[False]]
     assert trims[True] < trims[False]
+
+
+@pytest.mark.parametrize("shape", [(1, 23), (23, 1), (2, 17), (9, 13), (14, 8)])
+def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
+    """kernels.pairwise_fixed of a puzzle with fewer clues: cells fixed to the field's values, all
+    of them fixed by trimming's pairwise phase on the puzzle with more (trim's own, elimination off),
+    and a warm start that changes neither trim_verdict's answer nor its LargeGroup."""
+    pytest.importorskip("numba")
+    from recon import kernels
+
+    rng = np.random.default_rng(sum(shape))
+    checked = 0
+    for _ in range(12):
+        field = rng.random(shape) < rng.uniform(0.2, 0.6)
+        clues = status(field)
+        known = rng.random(shape) < rng.uniform(0.5, 1.0)
+        fewer = known & (rng.random(shape) < 0.8)
+        start = kernels.pairwise_fixed(clues, fewer)
+        fixed = start >= 0
+        assert np.array_equal(start[fixed], field[fixed].astype(np.int8))
+        with monkeypatch.context() as patch:
+            patch.setattr(trim, "ELIMINATION_MAX_CELLS", 0)  # trim's pairwise rules alone
+            result = trim.solve(make_problem(clues, known))
+        assert np.all(result.decided[fixed]), "the warm start fixes a cell the pairwise phase does not"
+        for limit in (0, 10, 400):
+            monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", limit)
+            cold = kernels.trim_verdict(clues, known)
+            warm = kernels.trim_verdict(clues, known, start=start)
+            assert warm[0] == cold[0] == kernels.trims_fully(clues, known)
+            assert (warm[1] is None) == (cold[1] is None)
+            if cold[1] is not None:
+                assert np.array_equal(warm[1].member_cells, cold[1].member_cells)
+        checked += int(fixed.any())
+    assert checked > 0
+    contradictory = np.zeros(shape, dtype=np.int64)
+    contradictory.flat[0] = 9  # more mines than the window has cells
+    assert kernels.pairwise_fixed(contradictory, np.ones(shape, dtype=bool)) is None
+
+
+def test_warm_started_trims_keep_the_same_clues(monkeypatch):
+    """Advanced generation with its trims started warm (WARM_BLOCK) keeps the same clues as with
+    cold trims, on non-square grids, with small blocks (many of them invalidated by removals)."""
+    pytest.importorskip("numba")
+    from recon import puzzle as puzzle_module
+
+    if not puzzle_module.USE_SAT:
+        pytest.skip("the warm start is used on the SAT path")
+    made = {}
+    for block in (0, 2, 16):
+        monkeypatch.setattr(puzzle_module, "WARM_BLOCK", block)
+        made[block] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="advanced").known.tobytes()
+                       for shape in [(9, 13), (14, 8), (3, 30)] for s in range(3)]
+    assert made[2] == made[0] and made[16] == made[0]
