@@ -1354,13 +1354,14 @@ def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:
     return trim_outcome(clues, known, verdict_only=True, **options)[0] == "trimmed"
 
 
-def pairwise_fixed(clues: np.ndarray, known: np.ndarray) -> np.ndarray | None:
+def pairwise_fixed(clues: np.ndarray, known: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
     """The cells trimming's pairwise phase fixes on this puzzle (int8 per cell: 0, 1, or -1
     open), or None if the clues contradict each other.
 
     The phase is monotone in the clues and its fixpoint does not depend on the order its rules
     run in (see trim_outcome), so on any puzzle that keeps these clues (and maybe more) the phase
-    fixes at least these cells, to these values: a warm start for `trim_verdict` there."""
+    fixes at least these cells, to these values: a warm start for `trim_verdict` there, or for
+    this function (start: its answer for a puzzle whose clues are all in force here)."""
     _compile()
     rows, cols = clues.shape
     n = rows * cols
@@ -1368,7 +1369,7 @@ def pairwise_fixed(clues: np.ndarray, known: np.ndarray) -> np.ndarray | None:
     active = np.ascontiguousarray(known, dtype=np.bool_).ravel()
     capacity = 16 * n + 1024
     while True:
-        value = np.full(n, -1, dtype=np.int8)
+        value = np.full(n, -1, dtype=np.int8) if start is None else np.array(start, dtype=np.int8).ravel()
         code = _pairwise_fixpoint(clue, active, value, rows, cols, capacity)
         if code == 0:
             return value.reshape(clues.shape)

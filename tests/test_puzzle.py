@@ -946,7 +946,8 @@ def test_generation_keeps_the_same_clues_with_the_large_group_proofs(monkeypatch
 def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
     """kernels.pairwise_fixed of a puzzle with fewer clues: cells fixed to the field's values, all
     of them fixed by trimming's pairwise phase on the puzzle with more (trim's own, elimination off),
-    and a warm start that changes neither trim_verdict's answer nor its LargeGroup."""
+    and a warm start that changes neither trim_verdict's answer nor its LargeGroup, nor
+    pairwise_fixed's own."""
     pytest.importorskip("numba")
     from recon import kernels
 
@@ -960,6 +961,7 @@ def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
         start = kernels.pairwise_fixed(clues, fewer)
         fixed = start >= 0
         assert np.array_equal(start[fixed], field[fixed].astype(np.int8))
+        assert np.array_equal(kernels.pairwise_fixed(clues, known, start=start), kernels.pairwise_fixed(clues, known))
         with monkeypatch.context() as patch:
             patch.setattr(trim, "ELIMINATION_MAX_CELLS", 0)  # trim's pairwise rules alone
             result = trim.solve(make_problem(clues, known))
@@ -980,16 +982,18 @@ def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
 
 
 def test_warm_started_trims_keep_the_same_clues(monkeypatch):
-    """Advanced generation with its trims started warm (WARM_BLOCK) keeps the same clues as with
-    cold trims, on non-square grids, with small blocks (many of them invalidated by removals)."""
+    """Advanced generation with its trims started warm (WARM_BLOCK, the blocks' own start from
+    WARM_OUTER clues) keeps the same clues as with cold trims, on non-square grids, with small
+    blocks (many of them invalidated by removals)."""
     pytest.importorskip("numba")
     from recon import puzzle as puzzle_module
 
     if not puzzle_module.USE_SAT:
         pytest.skip("the warm start is used on the SAT path")
     made = {}
-    for block in (0, 2, 16):
-        monkeypatch.setattr(puzzle_module, "WARM_BLOCK", block)
-        made[block] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="advanced").known.tobytes()
+    for sizes in [(0, 0), (2, 3), (2, 16), (16, 256)]:
+        monkeypatch.setattr(puzzle_module, "WARM_BLOCK", sizes[0])
+        monkeypatch.setattr(puzzle_module, "WARM_OUTER", sizes[1])
+        made[sizes] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="advanced").known.tobytes()
                        for shape in [(9, 13), (14, 8), (3, 30)] for s in range(3)]
-    assert made[2] == made[0] and made[16] == made[0]
+    assert all(puzzle == made[0, 0] for puzzle in made.values())
