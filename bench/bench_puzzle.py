@@ -19,6 +19,12 @@ per-seed ratios: the same puzzles either way (checked here too), so only the tim
 the check near them settles go first, the others are tried after) and without (one pass in turn,
 the check as a shortcut); needs numba and python-sat. The puzzles differ, so it prints the median
 clue fraction of each too.
+
+    python bench/bench_puzzle.py --sizes 60 100 --warm-ab
+
+--warm-ab does it for advanced generation with the warm starts of its whole-grid trims
+(`recon.puzzle.WARM_BLOCK`) and without (WARM_BLOCK = 0: every trim's pairwise phase from
+scratch); the same puzzles either way (checked).
 """
 
 from __future__ import annotations
@@ -44,7 +50,10 @@ def main(argv=None):
     parser.add_argument("--only", choices=DIFFICULTIES, nargs="+", default=list(DIFFICULTIES))
     parser.add_argument("--local-ab", action="store_true", help="search only: with and without sat.LocalWitness")
     parser.add_argument("--local-first-ab", action="store_true", help="advanced only: with and without LOCAL_FIRST")
+    parser.add_argument("--warm-ab", action="store_true", help="advanced only: trims started warm (WARM_BLOCK) or cold")
     args = parser.parse_args(argv)
+    if args.warm_ab:
+        return warm_ab(args)
     if args.local_ab:
         return local_ab(args)
     if args.local_first_ab:
@@ -88,6 +97,16 @@ def local_first_ab(args):
         making.LOCAL_FIRST = default if on is None else on
 
     ab(args, "advanced", "the settled clues first", switch, same=False)
+
+
+def warm_ab(args):
+    """Advanced generation with its trims started warm and cold (WARM_BLOCK 0), per seed."""
+    default = making.WARM_BLOCK
+
+    def switch(on, n):
+        making.WARM_BLOCK = default if on is None or on else 0
+
+    ab(args, "advanced", "warm trims", switch)
 
 
 def ab(args, difficulty, what, switch, same=True):

@@ -93,11 +93,12 @@ LOCAL_RADII = (4, 10)
 #: phase fixes on the puzzle without the next WARM_BLOCK clues to be tried (`kernels.pairwise_fixed`,
 #: found once for the block). The phase is monotone in the clues, so while every clue removed
 #: since is one of the block, each trim of a clue of the block reaches the same fixpoint from
-#: there: the same decisions, sooner. 0: start cold. The block's own start is found warm the same
-#: way, from the puzzle without the next WARM_OUTER clues (found cold once for them): in a 100x100
-#: generation the blocks' starts took 2.85 s in all with none, 1.55 s with 64, 1.69 s with 256. Three 60x60 generations (seeds 0-2, same
+#: there: the same decisions, sooner. 0: start cold. Three 60x60 generations (seeds 0-2, same
 #: run, same puzzles) took 12.1, 14.5 and 6.5 s cold, 10.9, 13.7 and 5.5 s with blocks of 8,
-#: 10.8, 13.3 and 5.5 s with blocks of 16.
+#: 10.8, 13.3 and 5.5 s with blocks of 16 (bench/bench_puzzle.py --warm-ab).
+#: The block's own start is found warm the same way, from the puzzle without the next WARM_OUTER
+#: clues (found cold once for them): in a 100x100 generation the blocks' starts took 2.85 s in
+#: all without it, 1.55 s with 64, 1.69 s with 256.
 WARM_BLOCK = 16
 WARM_OUTER = 64
 
@@ -468,6 +469,9 @@ def _remove_clues_sat(
     open cells too large for elimination, that group (`kernels.LargeGroup`). While the clues
     left still join a part of it too large, trimming without the clue fails again: it is kept
     without asking (the decision SAT and trimming would make).
+
+    Each whole-grid trim starts warm (WARM_BLOCK, `_warm_start`): a start is dropped as soon as
+    a clue goes that was in force when it was found, so it is always sound.
 
     known: the clues still in force (after `_remove_local`, or a later pass; only the clues in
     `order` are tried). Without it (a first pass in turn: a clue target, or not LOCAL_FIRST),
