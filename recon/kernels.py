@@ -1331,6 +1331,21 @@ def _outcome(code, value, clues, known) -> tuple[str, np.ndarray]:
     return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)  # 3 and 6: stalled
 
 
+def _flat(clues, known):
+    """The kernels' view of a puzzle: clue counts (int64) and clues in force (bool), flat."""
+    return np.ascontiguousarray(clues, dtype=np.int64).ravel(), np.ascontiguousarray(known, dtype=np.bool_).ravel()
+
+
+def _start_values(start, n):
+    """A kernel's cells to start from: a copy of start (int8, flat), or every cell open."""
+    return np.full(n, -1, dtype=np.int8) if start is None else np.array(start, dtype=np.int8).ravel()
+
+
+def _equations_room(n):
+    """Room for derived equations to start with on n cells (a kernel out of room gets 4x more)."""
+    return 16 * n + 1024
+
+
 def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, verdict_only=False, solved_with=-1, start=None):
     """_trim on a puzzle, with more room (derived equations, elimination's rows) until it has
     enough: (code, value, group size per open cell when _trim worked them out, else zeros).
@@ -1338,14 +1353,13 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, ve
     _compile()
     rows, cols = clues.shape
     n = rows * cols
-    clue = np.ascontiguousarray(clues, dtype=np.int64).ravel()
-    active = np.ascontiguousarray(known, dtype=np.bool_).ravel()
-    capacity = 16 * n + 1024 if capacity is None else capacity
+    clue, active = _flat(clues, known)
+    capacity = _equations_room(n) if capacity is None else capacity
     pool = 8 * capacity if pool is None else pool
     mine = np.zeros(n, dtype=np.uint8) if field is None else np.ascontiguousarray(field, dtype=np.uint8).ravel()
     removed = removed if field is not None else -1
     while True:
-        value = np.full(n, -1, dtype=np.int8) if start is None else np.array(start, dtype=np.int8).ravel()
+        value = _start_values(start, n)
         size = np.zeros(n, dtype=np.int64)
         code = _trim(
             clue, active, value, size, rows, cols, capacity, pool, trim.ELIMINATION_MAX_CELLS, mine, removed, SEARCH_BUDGET,
@@ -1379,10 +1393,9 @@ def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: in
     """
     _compile()
     rows, cols = clues.shape
-    clue = np.ascontiguousarray(clues, dtype=np.int64).ravel()
-    active = np.ascontiguousarray(known, dtype=np.bool_).ravel()
+    clue, active = _flat(clues, known)
     side = 2 * radius + 3
-    capacity = 16 * side * side + 1024 if capacity is None else capacity  # equations' room to start with
+    capacity = _equations_room(side * side) if capacity is None else capacity
     while True:
         answer = _local_pairwise(clue, active, rows, cols, int(c), int(radius), capacity)
         if answer >= 0:
@@ -1407,11 +1420,10 @@ def pairwise_fixed(clues: np.ndarray, known: np.ndarray, start: np.ndarray | Non
     _compile()
     rows, cols = clues.shape
     n = rows * cols
-    clue = np.ascontiguousarray(clues, dtype=np.int64).ravel()
-    active = np.ascontiguousarray(known, dtype=np.bool_).ravel()
-    capacity = 16 * n + 1024
+    clue, active = _flat(clues, known)
+    capacity = _equations_room(n)
     while True:
-        value = np.full(n, -1, dtype=np.int8) if start is None else np.array(start, dtype=np.int8).ravel()
+        value = _start_values(start, n)
         code = _pairwise_fixpoint(clue, active, value, rows, cols, capacity)
         if code == 0:
             return value.reshape(clues.shape)

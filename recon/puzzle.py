@@ -91,11 +91,12 @@ LOCAL_FIRST = True
 LOCAL_RADII = (4, 10)
 #: Advanced generation's whole-grid trims start their pairwise phase warm: from the cells that
 #: phase fixes on the puzzle without the next WARM_BLOCK clues to be tried (`kernels.pairwise_fixed`,
-#: found once for the block). The phase is monotone in the clues, so while every clue removed
-#: since is one of the block, each trim of a clue of the block reaches the same fixpoint from
-#: there: the same decisions, sooner. 0: start cold. Three 60x60 generations (seeds 0-2, same
-#: run, same puzzles) took 12.1, 14.5 and 6.5 s cold, 10.9, 13.7 and 5.5 s with blocks of 8,
-#: 10.8, 13.3 and 5.5 s with blocks of 16 (bench/bench_puzzle.py --warm-ab).
+#: found once for the block; `_WarmStarts`). The phase is monotone in the clues, so while every
+#: clue removed since is one of the block, each trim of a clue of the block reaches the same
+#: fixpoint from there: the same decisions, sooner. 0: start cold. With and without, back to back
+#: (bench/bench_puzzle.py --warm-ab, 3 seeds, same puzzles): 60x60 10.45 against 11.53 s, 100x100
+#: 44.4 against 59.2 s. Blocks of 8 and 16 were within noise of each other (one run, 60x60 seeds
+#: 0-2: 10.9, 13.7, 5.5 against 10.8, 13.3, 5.5 s).
 #: The block's own start is found warm the same way, from the puzzle without the next WARM_OUTER
 #: clues (found cold once for them): in a 100x100 generation the blocks' starts took 2.85 s in
 #: all without it, 1.55 s with 64, 1.69 s with 256.
@@ -470,7 +471,7 @@ def _remove_clues_sat(
     left still join a part of it too large, trimming without the clue fails again: it is kept
     without asking (the decision SAT and trimming would make).
 
-    Each whole-grid trim starts warm (WARM_BLOCK, `_warm_start`): a start is dropped as soon as
+    Each whole-grid trim starts warm (WARM_BLOCK, `_WarmStarts`): a start is dropped as soon as
     a clue goes that was in force when it was found, so it is always sound.
 
     known: the clues still in force (after `_remove_local`, or a later pass; only the clues in
@@ -486,8 +487,7 @@ def _remove_clues_sat(
     held = np.zeros(field.size, dtype=bool)
     since = []  # clues held since the last removal
     start = kept  # no clue has gone in this pass while kept == start
-    warm = block = None  # the trims' warm start, and the clues left out of it (_warm_start)
-    outer = [None, None]  # the blocks' warm start, and the clues left out of it
+    warm = _WarmStarts(field.shape)
     with sat.SecondSolution(field, order) as oracle:
         clues = oracle.clues.reshape(shape)
         tried = np.zeros(field.size, dtype=bool)
@@ -513,9 +513,9 @@ def _remove_clues_sat(
                 keep = oracle.another_without(c)
                 if not keep and difficulty == "advanced":
                     # the puzzle with c was solved by trimming (every removal so far kept it so)
-                    if warm is None or not block[c]:
-                        warm, block = _warm_start(clues, known, order, step, outer)
-                    solved, large = kernels.trim_verdict(clues, known.reshape(shape), solved_with=c, start=warm)
+                    solved, large = kernels.trim_verdict(
+                        clues, known.reshape(shape), solved_with=c, start=warm.for_trim(clues, known, order, step)
+                    )
                     keep = held[c] = not solved
                     if large is not None and stalls is not None:
                         stalls[c] = large
@@ -524,10 +524,7 @@ def _remove_clues_sat(
             kept -= not keep
             if not keep:
                 since.clear()
-                if warm is not None and not block[c]:
-                    warm = None  # its clues are no longer all in force
-                if outer[0] is not None and not outer[1][c]:
-                    outer[0] = None
+                warm.gone(c)
             elif held[c]:
                 since.append(c)
     now_settled = np.zeros(field.size, dtype=bool)
@@ -535,21 +532,40 @@ def _remove_clues_sat(
     return known.reshape(shape), held, now_settled
 
 
-def _warm_start(clues: np.ndarray, known: np.ndarray, order: np.ndarray, step: int, outer: list) -> tuple[np.ndarray | None, np.ndarray]:
-    """The cells trimming's pairwise phase fixes on the puzzle without the clue order[step] (gone
-    from known already) and the next WARM_BLOCK - 1 clues in force that the order tries, and
-    (flat) those clues: a sound warm start for trimming any puzzle in which the other clues are
-    all in force (see WARM_BLOCK). None when WARM_BLOCK is 0.
+class _WarmStarts:
+    """The warm starts of one removal loop's whole-grid trims (see WARM_BLOCK).
 
-    outer: [start, clues] the same for WARM_OUTER clues, kept by the caller (None: none yet, or
-    a clue outside them went), and renewed here when the block is not inside them."""
-    block = _next_clues(known, order, step, WARM_BLOCK)
-    if WARM_BLOCK <= 0:
-        return None, block
-    if outer[0] is None or np.any(block & ~outer[1]):
-        outer[1] = _next_clues(known, order, step, max(WARM_OUTER, WARM_BLOCK))
-        outer[0] = kernels.pairwise_fixed(clues, (known & ~outer[1]).reshape(clues.shape))
-    return kernels.pairwise_fixed(clues, (known & ~block).reshape(clues.shape), start=outer[0]), block
+    A start holds the cells trimming's pairwise phase fixes on the puzzle without a block of
+    clues: the one being tried and the next clues in force that the order tries. It is sound for
+    a trim of any clue of the block while every other clue it was found with is still in force,
+    so `gone` drops it when one of those goes. The block's start is itself found warm, from a
+    start for the next WARM_OUTER clues kept the same way."""
+
+    def __init__(self, shape: tuple[int, int]):
+        self.shape = shape
+        self.start = self.block = None  # the trims' start, and (flat) the clues left out of it
+        self.outer_start = self.outer = None  # the blocks' start, and the clues left out of it
+
+    def for_trim(self, clues: np.ndarray, known: np.ndarray, order: np.ndarray, step: int) -> np.ndarray | None:
+        """The start for trimming without order[step] (gone from known, flat, already), found
+        when the block held is not for it; None when WARM_BLOCK is 0."""
+        if self.start is not None and self.block[int(order[step])]:
+            return self.start
+        if WARM_BLOCK <= 0:
+            return None
+        self.block = _next_clues(known, order, step, WARM_BLOCK)
+        if self.outer_start is None or np.any(self.block & ~self.outer):
+            self.outer = _next_clues(known, order, step, max(WARM_OUTER, WARM_BLOCK))
+            self.outer_start = kernels.pairwise_fixed(clues, (known & ~self.outer).reshape(self.shape))
+        self.start = kernels.pairwise_fixed(clues, (known & ~self.block).reshape(self.shape), start=self.outer_start)
+        return self.start
+
+    def gone(self, c: int) -> None:
+        """Clue c went: drop each start found with c in force."""
+        if self.start is not None and not self.block[c]:
+            self.start = None
+        if self.outer_start is not None and not self.outer[c]:
+            self.outer_start = None
 
 
 def _next_clues(known: np.ndarray, order: np.ndarray, step: int, count: int) -> np.ndarray:
