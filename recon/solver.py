@@ -155,7 +155,10 @@ def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
     lead = next(iter(results.values()))
     reason = next((r.reason for r in results.values() if r.verdict is verdict and r.reason), lead.reason)
     solutions = list(union.values())
-    explained = next((r for r in results.values() if r.grade is not None), None)
+    # the explanation (trace, cells fixed, grade) comes from trimming, which writes its proof; a
+    # lead that grades without writing one (hybrid) only stands in when trimming did not run
+    graded = [r for r in results.values() if r.grade is not None]
+    explained = next((r for r in graded if r.engine == trim.NAME), graded[0] if graded else None)
     return Result(
         verdict,
         solutions[:max_solutions],

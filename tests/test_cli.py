@@ -251,6 +251,32 @@ def test_explain_where_trimming_stops_short(seed_examples):
     assert keys(fields_of(out.split("(grade search).\n", 1)[1])) == keys(seed_examples["seed-5x5"][1])
 
 
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (5, 8)])
+@pytest.mark.parametrize("difficulty", ["basic", "advanced"])
+def test_explain_writes_the_proof_of_a_puzzle(tmp_path, shape, difficulty):
+    """On a puzzle (clues missing), where hybrid leads the solve and grades it without writing a
+    proof, explain still prints trimming's proof: numbered steps that fix every cell to the
+    solution, the strongest of them at the grade printed. (It printed "(none)" before.)"""
+    from recon.formats import format_status
+    from recon.puzzle import generate_puzzle
+
+    puzzle = generate_puzzle(*shape, 50, np.random.default_rng(3), difficulty=difficulty)
+    path = tmp_path / "puzzle.txt"
+    path.write_text(format_status(puzzle.clues, puzzle.known))
+    code, out, _ = run("explain", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["grade"] == difficulty and data["open_cells"] == []
+    fixed = {}
+    for step in data["steps"]:
+        fixed.update(zip(step["cells"], step["values"]))
+    solution = data["solutions"][0]
+    assert fixed == {f"r{r + 1}c{c + 1}": int(solution[r][c] == "x") for r in range(shape[0]) for c in range(shape[1])}
+    assert ("advanced" if any(step["grade"] == "advanced" for step in data["steps"]) else "basic") == difficulty
+    code, text, _ = run("explain", str(path))
+    assert code == 0 and "Deductions:\n" in text and "(none)" not in text
+    assert text.count("] ") >= len(data["steps"]) and f"(grade {difficulty})" in text
+
+
 def test_explain_json_trace_is_consumable():
     code, out, _ = run("explain", str(DATA / "seed-7x7.txt"), "--json")
     data = json.loads(out)
