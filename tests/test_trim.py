@@ -63,6 +63,42 @@ def test_two_equations_on_the_same_cells_with_different_counts_contradict():
         trimmer_with((1, 3), [({0, 1}, 1), ({0, 1}, 2)])
 
 
+@pytest.mark.parametrize("shape", [(2, 9), (9, 2), (5, 7), (4, 11)])
+def test_a_contradiction_on_derived_equations_names_the_clues_behind_them(shape):
+    """A contradiction found on e<k> (derived by the subset rule, maybe from other e<k>) says
+    which clues it comes from: exactly the clues behind it, all of them clues in force, so the
+    message stands without the proof (recon solve prints it alone)."""
+    rng = np.random.default_rng(sum(shape))
+    derived_seen = 0
+    for _ in range(400):
+        field = rng.random(shape) < 0.5
+        clues = status(field).astype(np.int64)
+        known = rng.random(shape) < 0.6
+        r, c = rng.integers(shape[0]), rng.integers(shape[1])
+        known[r, c] = True
+        clues[r, c] = (clues[r, c] + rng.choice([-1, 1])) % 10  # likely no field has these counts
+        result = trim.solve(make_problem(clues.astype(np.uint8), known))
+        if result.verdict is not Verdict.NONE:
+            continue
+        step = result.trace[-1]
+        derived = [n for n in step.sources if n.startswith("e")]
+        if not derived:
+            assert " from clues " not in step.text
+            continue
+        derived_seen += 1
+        behind, todo = set(), list(step.sources)
+        by_name = {s.derived: s.sources for s in result.trace if s.derived}
+        while todo:
+            name = todo.pop()
+            todo.extend(by_name[name]) if name in by_name else behind.add(name)
+        listed = step.text.rsplit(" from clues ", 1)[1].rstrip(")").split(", ")
+        assert set(listed) == behind and len(listed) == len(behind)
+        for name in listed:
+            rr, cc = (int(v) - 1 for v in name[1:].split("c"))
+            assert known[rr, cc]
+    assert derived_seen
+
+
 # -- pairwise rules -----------------------------------------------------------------------
 
 

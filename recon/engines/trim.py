@@ -153,6 +153,7 @@ class Trimmer:
         self.unpaired: set[int] = set()  # equations added or changed since the pairwise rules last looked
         self.next_key = 0
         self.derived_count = 0
+        self.derived_from: dict[str, tuple[str, ...]] = {}  # e<k> -> the equations it came from
         self.clue_equations: list[tuple[str, frozenset[int], int]] = []
         # False: the same cells fixed, without a written proof for elimination (see _eliminate_kept)
         self.trace = True
@@ -205,7 +206,8 @@ class Trimmer:
             self.by_cell[c].discard(key)
 
     def contradict(self, eq: Equation, other: Equation | None = None) -> None:
-        """Raise Contradiction for an equation that cannot hold."""
+        """Raise Contradiction for an equation that cannot hold. A derived equation (e<k>) is
+        traced back to the clues it came from, so that the message stands without the proof."""
         if other is not None:
             text = (
                 f"{eq.name} and {other.name} both speak of {self.names(eq.cells)} "
@@ -221,7 +223,27 @@ class Trimmer:
                 f"but only {len(eq.cells)} cell(s) are open: {self.names(eq.cells)}"
             )
             sources = (eq.name,)
-        raise Contradiction(Step("contradiction", (), (), sources, text))
+        raise Contradiction(Step("contradiction", (), (), sources, text + self._origin(sources)))
+
+    def _origin(self, names) -> str:
+        """' (e3 and e5 from clues r1c1, r1c2, r2c2)' when some of the named equations are
+        derived, else ''."""
+        derived = sorted((n for n in set(names) if n in self.derived_from), key=_name_key)
+        if not derived:
+            return ""
+        return f" ({' and '.join(derived)} from clues {_list(self.clues_behind(names))})"
+
+    def clues_behind(self, names) -> list[str]:
+        """The clues that the named equations (clues, or e<k> derived from others) come from."""
+        found: set[str] = set()
+        todo = list(names)
+        while todo:
+            name = todo.pop()
+            if name in self.derived_from:
+                todo.extend(self.derived_from[name])
+            else:
+                found.add(name)
+        return sorted(found, key=_name_key)
 
     def fix(self, cells, v: int) -> None:
         """Fix cells to v and substitute them into every equation (rule: substitute)."""
@@ -323,6 +345,7 @@ class Trimmer:
                             name,
                         )
                     )
+                    self.derived_from[name] = (small.name, big.name)
                     self.add(Equation(rest, big.count - small.count, name, (small.name, big.name)))
                     progress |= self.rule_basic()
                 elif self.overlap(a, b) if key < other else self.overlap(b, a):
@@ -383,6 +406,7 @@ class Trimmer:
                 fixed = _bound(coefs, rhs)
                 if fixed is None:
                     text = f"combining {_list(sources)} gives {self.show(coefs, rhs)}, which 0/1 cells cannot meet"
+                    text += self._origin(sources)
                     raise Contradiction(Step("contradiction", (), (), tuple(sorted(sources, key=_name_key)), text))
                 fixed = {c: v for c, v in fixed.items() if c not in found}
                 if not fixed:
