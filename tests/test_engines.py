@@ -251,6 +251,23 @@ def test_hybrid_with_compiled_trimming_reports_what_the_python_trimmer_does(monk
     assert len(grades) >= 3
 
 
+@pytest.mark.parametrize("shape", [(3, 17), (17, 3), (9, 13)])
+def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, shape):
+    """A time limit that stops trimming gives "undecided" with that reason and no grade (it used
+    to read "trimming stalls" and grade the puzzle "search"); without it, the grade is advanced."""
+    from recon.engines import hybrid
+    from recon.puzzle import generate_puzzle
+
+    monkeypatch.setattr(hybrid, "COMPILED_TRIM", False)  # the compiled trimmer takes no deadline
+    puzzle = generate_puzzle(*shape, 50, np.random.default_rng(sum(shape)), difficulty="advanced")
+    problem = make_problem(puzzle.clues, puzzle.known)
+    cut = hybrid.solve(problem, time_limit=1e-9)
+    assert cut.verdict is Verdict.UNDECIDED and cut.grade is None and not cut.solutions
+    assert cut.reason.startswith("the time limit was reached while trimming") and cut.stats["trim_timed_out"]
+    whole = hybrid.solve(problem)
+    assert whole.verdict is Verdict.UNIQUE and whole.grade == "advanced" and "trim_timed_out" not in whole.stats
+
+
 def test_hybrid_keeps_the_python_trimmer_where_the_compiled_matrix_would_be_large(monkeypatch):
     pytest.importorskip("numba")
     from recon import kernels

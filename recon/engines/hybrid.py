@@ -63,7 +63,11 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
         trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=True)
         if isinstance(trimmer, str):
             return None, "advanced", trimmer
-    return _take_fixed(search, trimmer.value, trimmer.is_done, stats)
+    search, grade, reason = _take_fixed(search, trimmer.value, trimmer.is_done, stats)
+    if trimmer.timed_out and search is not None:
+        stats["trim_timed_out"] = True
+        grade = None  # trimming did not finish: the grade is not known
+    return search, grade, reason
 
 
 def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
@@ -71,13 +75,14 @@ def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     the written proof) or the text that names the clash (with it)."""
     trimmer = trim.Trimmer.on_cells(shape, open_cells, equations)
     trimmer.trace = written
+    trimmer.timed_out = False
     try:
         trimmer.load()
         trimmer.run(deadline)
     except trim.Contradiction as stop:
         return stop.step.text if written else None
     except TimeoutError:
-        pass
+        trimmer.timed_out = True
     return trimmer
 
 
@@ -122,6 +127,9 @@ def solve(
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
     left = problem.cells - stats["deduced"]
+    if stats.get("trim_timed_out"):
+        reason = f"the time limit was reached while trimming, with {left} of {problem.cells} cells still open"
+        return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason)
     if search_cells is not None and left > search_cells:
         reason = f"trimming stalls with {left} of {problem.cells} cells open, too many to search here"
         return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason, grade=grade)
