@@ -256,6 +256,8 @@ def make_puzzle(
     else:
         solved = check(make_problem(clues, everything))
     if not solved:
+        if difficulty == "search":
+            raise GenerationFailed("the full status of this field has several solutions" + _singular_hint(field.shape))
         raise GenerationFailed(f"the full status of this field is not solved by the {difficulty} rules")
     for attempt in range(1, tries + 1):
         _at(order=attempt, passes=1, part="")
@@ -280,6 +282,15 @@ def make_puzzle(
         f"no {difficulty} puzzle found in {tries} orders of clue removal (every result was easier); "
         "try another seed, size or density"
     )
+
+
+def _singular_hint(shape: tuple[int, int]) -> str:
+    """' (a side of 2 cells: ...)' when a side is 2 (mod 3), where full statuses can be ambiguous."""
+    sides = [k for k in shape if k % 3 == 2]
+    if not sides:
+        return ""
+    return (f" (a side of {sides[0]} cells, and {sides[0]} mod 3 = 2: the status map is singular there, so a "
+            "full status can have several fields)")
 
 
 def _solves(check, problem: Problem) -> bool:

@@ -997,3 +997,17 @@ def test_warm_started_trims_keep_the_same_clues(monkeypatch):
         made[sizes] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="advanced").known.tobytes()
                        for shape in [(9, 13), (14, 8), (3, 30)] for s in range(3)]
     assert all(puzzle == made[0, 0] for puzzle in made.values())
+
+
+@pytest.mark.parametrize("shape, mines", [((2, 7), [(0, 0)]), ((7, 2), [(0, 0)]), ((5, 1), [(0, 0), (3, 0)])])
+def test_search_generation_on_a_singular_side_says_why_it_fails(shape, mines):
+    """A side of 2 mod 3 cells makes the status map singular: a field whose full status has
+    several solutions is no start for a search puzzle, and the message says that, and why."""
+    from recon.puzzle import GenerationFailed
+
+    field = np.zeros(shape, dtype=bool)
+    for r, c in mines:  # the field minus the null vector (1, -1, 0, 1, -1 along the side) is a field too
+        field[r, c] = True
+    assert backtrack.solve(make_problem(status(field)), limit=2).verdict is Verdict.MULTIPLE
+    with pytest.raises(GenerationFailed, match=r"has several solutions \(a side of [25] cells, and [25] mod 3 = 2"):
+        make_puzzle(field, np.random.default_rng(0), difficulty="search")
