@@ -129,7 +129,12 @@ def parse_hakank(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndar
     try:
         clues, known = parse_status(body, path)
     except FormatError as err:
-        raise FormatError(path, lines[err.line][0], err.col, err.message) from None
+        # the body's line k is the file's line lines[k][0], stripped of its leading whitespace
+        number = lines[err.line][0]
+        raw = text.split("\n")[number - 1]
+        indent = len(raw) - len(raw.lstrip())
+        message = re.sub(r"\(line (\d+)\)", lambda m: f"(line {lines[int(m.group(1))][0]})", err.message)
+        raise FormatError(path, number, err.col + indent, message) from None
     if clues.shape != (n, n):
         raise FormatError(path, lines[1][0], 1, f"expected {n}x{n} cells, got {clues.shape[0]}x{clues.shape[1]}")
     return clues, known

@@ -184,3 +184,19 @@ def test_legup_goal_cells_are_not_clues():
             "<cell value='2' x='2' y='0'/></goal><cells><cell value='0' x='0' y='0'/></cells></board></puzzle></Legup>")
     clues, known, _ = read_any_status(text)
     assert known.tolist() == [[True, False, False]] and clues[0, 0] == 0
+
+
+@pytest.mark.parametrize(
+    "text, where, words",
+    [
+        ("3\n1.2\n..\n...\n", (3, 3), "expected 3 cells in this row like in the first row (line 2), got 2"),
+        ("# from hakank\n\n3\n  1.2\n  .z.\n  ...\n", (5, 4), "got 'z'"),
+        ("# from hakank\n3\n1.2\n...\n..\n", (5, 3), "like in the first row (line 3), got 2"),
+    ],
+)
+def test_hakank_errors_point_at_the_file_lines_and_columns(text, where, words):
+    """Errors in the rows of a hakank file name the file's own line and column (the size line,
+    comments and indentation counted), also inside the message."""
+    with pytest.raises(FormatError) as caught:
+        read_any_status(text, "h.txt")
+    assert (caught.value.line, caught.value.col) == where and words in caught.value.message
