@@ -704,6 +704,8 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         kind = "minimal: no remaining clue can be removed (every clue was tried" + (
             f"; {puzzle.passes} passes, until one removed none)" if puzzle.passes > 1 else ")"
         ) if puzzle.minimal else f"stopped at the {target} clues asked (--clues {args.clues})"
+        if puzzle.minimal and target is not None:
+            kind = f"not down to the {target} clues asked (--clues {args.clues}) but {kind}"
         stderr.write(
             f"puzzle {args.rows}x{args.cols}: {puzzle.clue_count} of {clues.size} clues "
             f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by {puzzle.certificate}; "

@@ -267,6 +267,8 @@ def make_puzzle(
             known, passes = _remove_clues_advanced(field, order)
         else:
             known = _remove_clues(field, order, difficulty, target)
+            if difficulty == "advanced" and known.sum() > target:
+                known, passes = _more_passes(field, order, known, target)
         minimal = target is None or known.sum() > target
         problem = make_problem(clues, known)
         if weaker is not None and _solves(weaker, problem):
@@ -334,6 +336,22 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
             return known, passes
         known = again
     return known, passes + 1
+
+
+def _more_passes(field: np.ndarray, order: np.ndarray, known: np.ndarray, target: int) -> tuple[np.ndarray, int]:
+    """An advanced removal toward a clue target that one pass did not reach: pass over the kept
+    clues again, in order, until the target is reached or a pass removes none (then the puzzle is
+    minimal, as without a target: trimming is not monotone, so one pass does not show that); the
+    clues kept and the number of passes, that last one included."""
+    passes = 1
+    while known.sum() > target:
+        passes += 1
+        _at(passes=passes)
+        again = _remove_clues(field, order[known.ravel()[order]], "advanced", target, known)
+        if again.sum() == known.sum():
+            break
+        known = again
+    return known, passes
 
 
 def _remove_local(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1011,3 +1011,28 @@ def test_search_generation_on_a_singular_side_says_why_it_fails(shape, mines):
     assert backtrack.solve(make_problem(status(field)), limit=2).verdict is Verdict.MULTIPLE
     with pytest.raises(GenerationFailed, match=r"has several solutions \(a side of [25] cells, and [25] mod 3 = 2"):
         make_puzzle(field, np.random.default_rng(0), difficulty="search")
+
+
+@pytest.mark.parametrize("shape", [(3, 10), (10, 3), (6, 7)])
+def test_an_advanced_clue_target_out_of_reach_still_gives_a_minimal_puzzle(shape):
+    """--clues N for advanced: when N cannot be reached, the puzzle is minimal as it says, checked
+    from scratch (trimming is not monotone, so that takes passes until one removes none); when
+    N can be reached, it stops there."""
+    rng = np.random.default_rng(sum(shape))
+    field = random_field(*shape, 50, rng)
+    puzzle = make_puzzle(field, np.random.default_rng(1), difficulty="advanced", target=1)
+    assert puzzle.minimal and puzzle.clue_count > 1 and puzzle.passes >= 2
+    for r, c in np.argwhere(puzzle.known):
+        fewer = puzzle.known.copy()
+        fewer[r, c] = False
+        assert trim.solve(make_problem(puzzle.clues, fewer)).verdict is not Verdict.UNIQUE, (r, c)
+    within = make_puzzle(field, np.random.default_rng(1), difficulty="advanced", target=puzzle.clue_count + 3)
+    assert not within.minimal and within.clue_count == puzzle.clue_count + 3
+
+
+def test_cli_says_when_the_clue_target_was_out_of_reach():
+    code, out, err = run("generate", "4", "7", "50", "--seed", "2", "--puzzle", "--difficulty", "advanced", "--clues", "1")
+    assert code == 0 and "not down to the 1 clues asked (--clues 1) but minimal: no remaining clue can be removed" in err
+    assert "passes, until one removed none" in err
+    code, out, err = run("generate", "4", "7", "50", "--seed", "2", "--puzzle", "--clues", "20")
+    assert code == 0 and "stopped at the 20 clues asked (--clues 20)" in err and "not down" not in err
