@@ -16,6 +16,7 @@ import numpy as np
 from . import __version__
 from .files import write_text_atomically
 from .formats import FormatError, format_field, format_fields, format_status, parse_field, parse_status
+from .count import COUNT_SECONDS
 from .generate import random_field
 from .puzzles import FORMATS, check_writable, read_any_status, write_puzzle
 from .model import Problem, cell_name, equations, make_problem, status
@@ -201,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print one JSON object (exact fractions)")
     _out_option(c)
     c.add_argument("--limit", metavar="N", type=_whole("N", 1), default=100_000, help="enumerate at most N solutions of a partial status (default: 100000)")
-    c.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="stop enumerating after SECONDS")
+    c.add_argument("--time-limit", metavar="SECONDS", type=_seconds, default=COUNT_SECONDS,
+                   help=f"stop enumerating after SECONDS (default: {COUNT_SECONDS:g}); the count is then a lower bound")
     c.add_argument("--picture", metavar="PICTURE", help="also draw the probabilities as a heat map (.png or .svg; needs recon[plot])")
 
     r = _command(

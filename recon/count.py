@@ -33,6 +33,11 @@ CROSSCHECK_COUNT = 2_000
 CROSSCHECK_SECONDS = 5.0
 #: With python-sat, a group of open cells is first enumerated by SAT up to this many solutions.
 SAT_FIRST = 1000
+#: `recon count` stops enumerating after this many seconds unless told otherwise (--time-limit):
+#: a group of hundreds of open cells can have more solutions than any enumeration reaches, and
+#: without a limit the command gave no answer for hours (an ambiguous 30x30 with 665 cells in one
+#: group); past it the count is a lower bound, said so.
+COUNT_SECONDS = 60.0
 
 
 @dataclass
@@ -203,12 +208,16 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     complete, how). With python-sat, SAT first lists up to SAT_FIRST of them (a solve each: fast
     when they are few, however hard the search); past that, or without it, the backtracking
     search (fast per solution where propagation is strong, exponential where it is weak)."""
+    listed = 0
     if sat.AVAILABLE:
         first = min(SAT_FIRST, limit)
         found, tally, complete = _enumerate_with(sat.iter_equation_solutions, cells, equations, first, deadline)
         if complete or first == limit:
             return found, tally, complete, "SAT"
+        listed = found  # SAT listed that many already: a lower bound, whatever backtracking lists
     found, tally, complete = _enumerate_with(backtrack.iter_equation_solutions, cells, equations, limit, deadline)
+    if not complete and found < listed:
+        return listed, tally, False, "SAT"
     return found, tally, complete, "backtracking"
 
 

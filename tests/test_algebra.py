@@ -211,6 +211,31 @@ def test_count_partial_status_by_groups_and_limit():
     assert not stopped.exact and stopped.count >= 10 and "lower bound" in stopped.reason
 
 
+@pytest.mark.parametrize("shape", [(3, 40), (40, 3)])
+def test_a_count_cut_short_keeps_every_solution_sat_listed(monkeypatch, shape):
+    """When SAT lists SAT_FIRST solutions of a group and the search that takes over runs out of
+    time with fewer, the lower bound is still SAT's (it used to be the search's: 0 when it found
+    none in the time left)."""
+    from recon import count
+    from recon.engines import sat
+
+    if not sat.AVAILABLE:
+        pytest.skip("needs python-sat")
+
+    def slow(*args, **kwargs):
+        raise TimeUp
+        yield  # a generator that runs out of time before its first solution
+
+    monkeypatch.setattr(count, "SAT_FIRST", 7)
+    monkeypatch.setattr(count.backtrack, "iter_equation_solutions", slow)
+    field = np.random.default_rng(4).random(shape) < 0.5
+    known = np.zeros(shape, bool)
+    known[tuple(slice(None) if k == 40 else 1 for k in shape)] = True  # one line of clues: one long group
+    counted = count_solutions(make_problem(status(field), known), limit=100)
+    free = int(np.prod(shape)) - int(status(known.astype(bool)).astype(bool).sum())  # cells no clue sees
+    assert not counted.exact and counted.count >= 7 * 2**free and "lower bound" in counted.reason
+
+
 @pytest.mark.parametrize("shape", [(4, 30), (30, 4), (3, 40)])
 def test_count_partial_status_splits_independent_groups(shape):
     """Two ambiguous regions far apart: counted apart, the product agrees with plain enumeration."""

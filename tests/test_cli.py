@@ -14,6 +14,7 @@ import pytest
 
 from conftest import DATA, keys
 from recon import Result, Verdict, parse_field, parse_status, status
+from recon.formats import format_status
 from recon.cli import main
 from recon.engines import ENGINES
 
@@ -257,7 +258,6 @@ def test_explain_writes_the_proof_of_a_puzzle(tmp_path, shape, difficulty):
     """On a puzzle (clues missing), where hybrid leads the solve and grades it without writing a
     proof, explain still prints trimming's proof: numbered steps that fix every cell to the
     solution, the strongest of them at the grade printed. (It printed "(none)" before.)"""
-    from recon.formats import format_status
     from recon.puzzle import generate_puzzle
 
     puzzle = generate_puzzle(*shape, 50, np.random.default_rng(3), difficulty=difficulty)
@@ -409,3 +409,18 @@ def test_solve_count_that_contradicts_the_solutions_is_a_bug(monkeypatch):
     monkeypatch.setattr(count_module, "count_solutions", short)
     code, _, err = run("solve", str(DATA / "seed-5x5.txt"))
     assert code == 70 and "exact counts differ" in err
+
+
+def test_count_stops_at_its_default_time_limit_and_says_it_is_a_lower_bound(monkeypatch, tmp_path):
+    """recon count has a default time limit (count.COUNT_SECONDS): a group with more solutions
+    than any enumeration reaches gives "at least N" (exit 4) instead of no answer for hours."""
+    import recon.cli as cli
+
+    monkeypatch.setattr(cli, "COUNT_SECONDS", 0.3)
+    field = np.random.default_rng(4).random((3, 60)) < 0.5
+    known = np.zeros(field.shape, bool)
+    known[1, ::2] = True  # one row of clues, every other column: one long group, astronomically many solutions
+    path = tmp_path / "wide.txt"
+    path.write_text(format_status(status(field), known))
+    code, out, err = run("count", str(path), "--limit", "100000000")
+    assert code == 4 and out.startswith("at least ") and "0.3 s ran out" in err
