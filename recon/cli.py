@@ -486,8 +486,14 @@ def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
 def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, stderr: TextIO) -> Result | None:
     """Run solve with trimming included where asked; print a disagreement and return None."""
     engine: str | list[str] = getattr(args, "engine", "auto")
-    if command == "explain" or getattr(args, "explain", False):
+    try:
         names = plan(problem, engine)
+    except ValueError as err:  # an engine that cannot take this input, such as algebra a puzzle
+        missing = problem.cells - int(problem.known.sum())
+        where = "the standard input" if args.file == "-" else args.file
+        raise UsageError(f"{err}, and {where} has {missing} cell(s) without a clue: "
+                         "use --engine auto, or one that takes puzzles") from None
+    if command == "explain" or getattr(args, "explain", False):
         engine = names if "trim" in names else [*names, "trim"]
     try:
         return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=args.time_limit)

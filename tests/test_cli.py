@@ -424,3 +424,16 @@ def test_count_stops_at_its_default_time_limit_and_says_it_is_a_lower_bound(monk
     path.write_text(format_status(status(field), known))
     code, out, err = run("count", str(path), "--limit", "100000000")
     assert code == 4 and out.startswith("at least ") and "0.3 s ran out" in err
+
+
+def test_a_full_status_engine_on_a_puzzle_is_a_usage_error(tmp_path, monkeypatch):
+    """--engine algebra on a status with clues missing is the user's choice, not a bug: exit 2
+    with what to do instead (it was an 'internal error', exit 70), from a file or standard input."""
+    path = tmp_path / "puzzle.txt"
+    path.write_text("1?1\n???\n1?1\n")
+    code, out, err = run("solve", str(path), "--engine", "algebra")
+    assert code == 2 and out == ""
+    assert "engine algebra needs a full status" in err and "has 5 cell(s) without a clue" in err and "--engine auto" in err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1?1\n???\n1?1\n")))
+    code, _, err = run("solve", "-", "--engine", "algebra")
+    assert code == 2 and "the standard input has 5 cell(s)" in err
