@@ -698,6 +698,9 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             target = parse_clue_target(args.clues, args.rows * args.cols)
         except ValueError as err:
             raise UsageError(str(err)) from None
+        impossible = making.impossible_request(args.difficulty, args.p)
+        if impossible:
+            raise UsageError(impossible)
         command += f" --puzzle --difficulty {args.difficulty} --clues {args.clues}"
         show = _ProgressWriter(stderr, args.progress)
         try:

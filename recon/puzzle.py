@@ -734,6 +734,19 @@ def parse_clue_target(text: str, cells: int) -> int | None:
     raise ValueError(f"--clues must be 'minimal', a whole number or a fraction in (0, 1), got {text!r}")
 
 
+def impossible_request(difficulty: str, p: float) -> str | None:
+    """Why no puzzle of this grade can come from fields of density p (percent), or None.
+
+    At 0 % or 100 % every field is the same, all empty or all mines, and each of its clues is
+    settled by a single-clue rule (a 0 empties its window, a full count fills it): every puzzle
+    of it with one solution is basic. Said at once, not after 200 fields of tries (a 20x20
+    search request took almost 4 minutes to fail)."""
+    if difficulty != "basic" and p in (0, 100):
+        return (f"no {difficulty} puzzle exists at P = {p:g} %: every cell is {'empty' if p == 0 else 'a mine'}, "
+                "so the single-clue rules settle every clue (basic); use a density between 0 and 100")
+    return None
+
+
 def generate_puzzle(
     rows: int,
     cols: int,
@@ -747,6 +760,9 @@ def generate_puzzle(
     """Draw fields at density p until one yields a puzzle of the asked grade (at most `fields`)."""
     from .generate import random_field
 
+    impossible = impossible_request(difficulty, p)
+    if impossible:
+        raise GenerationFailed(impossible)
     reasons = []
     for number in range(1, fields + 1):
         _at(field=number)

@@ -1036,3 +1036,28 @@ def test_cli_says_when_the_clue_target_was_out_of_reach():
     assert "passes, until one removed none" in err
     code, out, err = run("generate", "4", "7", "50", "--seed", "2", "--puzzle", "--clues", "20")
     assert code == 0 and "stopped at the 20 clues asked (--clues 20)" in err and "not down" not in err
+
+
+@pytest.mark.parametrize("p", [0, 100])
+@pytest.mark.parametrize("shape", [(1, 8), (8, 1), (4, 5)])
+def test_a_grade_no_field_of_that_density_can_give_is_refused_at_once(shape, p):
+    """At 0 % or 100 % every puzzle with one solution is basic (a 0 empties its window, a full
+    count fills it), checked here on every clue subset of small grids; advanced and search are
+    refused at once (exit 2 from the CLI; it used to try 200 fields, minutes at 20x20)."""
+    from itertools import product
+
+    from recon.puzzle import GenerationFailed
+
+    field = np.full(shape, p == 100)
+    clues = status(field)
+    if field.size <= 8:
+        for bits in product([False, True], repeat=field.size):
+            problem = make_problem(clues, np.array(bits).reshape(shape))
+            if backtrack.solve(problem, limit=2).verdict is Verdict.UNIQUE:
+                assert trim.solve(problem).grade == "basic"
+    for difficulty in ("advanced", "search"):
+        with pytest.raises(GenerationFailed, match=f"no {difficulty} puzzle exists at P = {p} %"):
+            generate_puzzle(*shape, p, np.random.default_rng(0), difficulty=difficulty)
+        code, out, err = run("generate", str(shape[0]), str(shape[1]), str(p), "--puzzle", "--difficulty", difficulty)
+        assert code == 2 and out == "" and "single-clue rules settle every clue" in err
+    assert generate_puzzle(*shape, p, np.random.default_rng(0)).grade == "basic"
