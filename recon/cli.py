@@ -436,7 +436,7 @@ def equations_text(problem: Problem) -> list[str]:
 def explanation(result: Result, problem: Problem) -> str:
     """Write the trimming proof of a result: equations, deductions, what is left, the verdict."""
     out = ["Equations (one per clue: the mines in its 3x3 window, the cell included):"]
-    out += [f"  {line}" for line in equations_text(problem)]
+    out += [f"  {line}" for line in equations_text(problem)] or ["  (none: no cell has a clue)"]
     out.append("Deductions:")
     width = len(str(len(result.trace)))
     out += [f"  {i:>{width}}. [{step.rule}] {step.text}" for i, step in enumerate(result.trace, start=1)]

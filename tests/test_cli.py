@@ -244,6 +244,16 @@ def test_explain_seed_3x3_prints_equations_deductions_and_field():
     assert out.endswith("\n___\n__x\n_x_\n")
 
 
+@pytest.mark.parametrize("rows", [["?"], ["???"], ["?", "?"], ["???", "???"]])
+def test_explain_without_any_clue_says_so(tmp_path, rows):
+    path = tmp_path / "blank.txt"
+    path.write_text("\n".join(rows) + "\n")
+    code, out, _ = run("explain", str(path))
+    cells = len(rows) * len(rows[0])
+    assert code == 3 and "  (none: no cell has a clue)\nDeductions:\n  (none)\n" in out
+    assert f"Trimming stops short with {cells} open cell(s)" in out
+
+
 def test_explain_where_trimming_stops_short(seed_examples):
     code, out, _ = run("explain", str(DATA / "seed-5x5.txt"))
     assert code == 3
