@@ -43,6 +43,16 @@ class _Grammar:
     table: np.ndarray  # int8[256]
     expected: str  # for messages: "a count 0-9 or '?', '.', '-' for no clue"
     what: str  # "status" or "field"
+    other: tuple[str, str] = ("", "")  # the cells of the other kind of grid, and what to say then
+
+    def got(self, token: str, row: str) -> str:
+        """The end of a message about a bad token: what was found, and a hint when its whole row
+        is a row of the other kind of grid (a field given where a status is read, or the
+        reverse; a stray character in a row of this kind gets none)."""
+        cells, hint = self.other
+        if cells and all(ch in cells or ch in _WHITESPACE for ch in row):
+            return f"got {_describe(token)}; {hint}"
+        return f"got {_describe(token)}"
 
     def is_comment(self, line: str) -> bool:
         """Is this (left-stripped) line a comment?"""
@@ -69,11 +79,13 @@ _STATUS = _Grammar(
     _table({**{str(d): d for d in range(10)}, NO_CLUE_CHARS: _NO_CLUE}),
     "a count 0-9, or '?', '.' or '-' for a cell without a clue",
     "status",
+    (MINE_CHARS + EMPTY_CHARS, "this looks like a field (x mine, _ empty), where a status of counts is read"),
 )
 _FIELD = _Grammar(
     _table({MINE_CHARS: 1, EMPTY_CHARS: 0}),
     "a cell 'x' (mine) or '_' (empty); also accepted: 1/0, */., #/.",
     "field",
+    ("0123456789" + NO_CLUE_CHARS, "this looks like a status (counts), where a field of x and _ is read"),
 )
 
 
@@ -107,7 +119,7 @@ def _parse_chars(content: str, offset: int, grammar: _Grammar, path: str, line_n
         i = int(bad[0])
     else:
         i = next(j for j, ch in enumerate(content) if not ch.isascii() or grammar.table[ord(ch)] < 0)
-    raise FormatError(path, line_no, offset + i + 1, f"expected {grammar.expected}, got {_describe(content[i])}")
+    raise FormatError(path, line_no, offset + i + 1, f"expected {grammar.expected}, {grammar.got(content[i], content)}")
 
 
 def _parse_tokens(content: str, offset: int, grammar: _Grammar, path: str, line_no: int) -> np.ndarray:
@@ -123,7 +135,7 @@ def _parse_tokens(content: str, offset: int, grammar: _Grammar, path: str, line_
             j += 1
         token = content[i:j]
         if len(token) != 1 or not token.isascii() or grammar.table[ord(token)] < 0:
-            raise FormatError(path, line_no, offset + i + 1, f"expected {grammar.expected}, got {_describe(token)}")
+            raise FormatError(path, line_no, offset + i + 1, f"expected {grammar.expected}, {grammar.got(token, content)}")
         values.append(grammar.table[ord(token)])
         i = j
     return np.array(values, dtype=np.int8)

@@ -221,3 +221,29 @@ def test_fast_reader_leaves_irregular_input_to_the_general_reader(text):
     from recon.formats import _STATUS, _read_plain_grid
 
     assert _read_plain_grid(text.encode(), _STATUS) is None
+
+
+@pytest.mark.parametrize(
+    "parse, text, where, hint",
+    [
+        (parse_status, "1?2\nx_1\n", (2, 1), "this looks like a field (x mine, _ empty)"),
+        (parse_status, "12\n1_\n22\n", (2, 2), "this looks like a field"),
+        (parse_status, "0 1\n1 X\n", (2, 3), "this looks like a field"),
+        (parse_field, "x_x\n?1?\n", (2, 1), "this looks like a status (counts)"),
+        (parse_field, "x_\n05\nxx\n", (2, 2), "this looks like a status"),
+        (parse_status, "12\n3z\n", (2, 2), None),
+        (parse_status, "011\n1x2\n122\n", (2, 2), None),  # a stray x in a row of counts: no hint
+        (parse_field, "x_\n_z\n", (2, 2), None),
+        (parse_field, "x_x\n_?x\n", (2, 2), None),
+    ],
+)
+def test_a_field_read_as_a_status_or_the_reverse_is_named(parse, text, where, hint):
+    """The bad cell is located as always; when its row is a row of the other kind of grid, the
+    message says so (a field file passed to `recon solve`, a status to `render --field`)."""
+    with pytest.raises(FormatError) as caught:
+        parse(text, "g.txt")
+    assert (caught.value.line, caught.value.col) == where
+    if hint is None:
+        assert "looks like" not in caught.value.message
+    else:
+        assert hint in caught.value.message
