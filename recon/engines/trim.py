@@ -153,7 +153,6 @@ class Trimmer:
         self.unpaired: set[int] = set()  # equations added or changed since the pairwise rules last looked
         self.next_key = 0
         self.derived_count = 0
-        self.derived_from: dict[str, tuple[str, ...]] = {}  # e<k> -> the equations it came from
         self.clue_equations: list[tuple[str, frozenset[int], int]] = []
         # False: the same cells fixed, without a written proof for elimination (see _eliminate_kept)
         self.trace = True
@@ -227,23 +226,20 @@ class Trimmer:
 
     def _origin(self, names) -> str:
         """' (e3 and e5 from clues r1c1, r1c2, r2c2)' when some of the named equations are
-        derived, else ''."""
-        derived = sorted((n for n in set(names) if n in self.derived_from), key=_name_key)
+        derived (by the subset rule, whose steps name what each e<k> came from), else ''."""
+        derived_from = {step.derived: step.sources for step in self.steps if step.derived}
+        derived = sorted((n for n in set(names) if n in derived_from), key=_name_key)
         if not derived:
             return ""
-        return f" ({' and '.join(derived)} from clues {_list(self.clues_behind(names))})"
-
-    def clues_behind(self, names) -> list[str]:
-        """The clues that the named equations (clues, or e<k> derived from others) come from."""
-        found: set[str] = set()
+        clues: set[str] = set()
         todo = list(names)
         while todo:
             name = todo.pop()
-            if name in self.derived_from:
-                todo.extend(self.derived_from[name])
+            if name in derived_from:
+                todo.extend(derived_from[name])
             else:
-                found.add(name)
-        return sorted(found, key=_name_key)
+                clues.add(name)
+        return f" ({' and '.join(derived)} from clues {_list(clues)})"
 
     def fix(self, cells, v: int) -> None:
         """Fix cells to v and substitute them into every equation (rule: substitute)."""
@@ -345,7 +341,6 @@ class Trimmer:
                             name,
                         )
                     )
-                    self.derived_from[name] = (small.name, big.name)
                     self.add(Equation(rest, big.count - small.count, name, (small.name, big.name)))
                     progress |= self.rule_basic()
                 elif self.overlap(a, b) if key < other else self.overlap(b, a):
