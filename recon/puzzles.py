@@ -125,16 +125,11 @@ def parse_hakank(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndar
     n = int(first)
     if len(lines) - 1 != n:
         raise FormatError(path, number, 1, f"expected {n} rows after the size line, got {len(lines) - 1}")
-    body = "\n".join(line for _, line in lines[1:])
-    try:
-        clues, known = parse_status(body, path)
-    except FormatError as err:
-        # the body's line k is the file's line lines[k][0], stripped of its leading whitespace
-        number = lines[err.line][0]
-        raw = text.split("\n")[number - 1]
-        indent = len(raw) - len(raw.lstrip())
-        message = re.sub(r"\(line (\d+)\)", lambda m: f"(line {lines[int(m.group(1))][0]})", err.message)
-        raise FormatError(path, number, err.col + indent, message) from None
+    # the rows read in place, every other line (the size line, comments, blank lines) turned into
+    # a comment: the errors name the file's own lines and columns
+    rows = {number for number, _ in lines[1:]}
+    body = "\n".join(raw if k in rows else "#" for k, raw in enumerate(text.split("\n"), start=1))
+    clues, known = parse_status(body, path)
     if clues.shape != (n, n):
         raise FormatError(path, lines[1][0], 1, f"expected {n}x{n} cells, got {clues.shape[0]}x{clues.shape[1]}")
     return clues, known
