@@ -75,14 +75,13 @@ def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     the written proof) or the text that names the clash (with it)."""
     trimmer = trim.Trimmer.on_cells(shape, open_cells, equations)
     trimmer.trace = written
-    trimmer.timed_out = False
     try:
         trimmer.load()
         trimmer.run(deadline)
     except trim.Contradiction as stop:
         return stop.step.text if written else None
     except TimeoutError:
-        trimmer.timed_out = True
+        pass  # trimmer.timed_out says so
     return trimmer
 
 

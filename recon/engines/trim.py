@@ -156,6 +156,7 @@ class Trimmer:
         self.clue_equations: list[tuple[str, frozenset[int], int]] = []
         # False: the same cells fixed, without a written proof for elimination (see _eliminate_kept)
         self.trace = True
+        self.timed_out = False  # did run() stop at its deadline (rules left to apply)?
         self._fixed: list[int] = []  # every cell fixed, in order
         self._reduced: _Reduced | None = None
         self._synced = 0  # how many of _fixed the reduced form has taken in
@@ -479,6 +480,7 @@ class Trimmer:
         self.rule_basic()
         while not self.is_done:
             if deadline is not None and time.perf_counter() > deadline:
+                self.timed_out = True
                 raise TimeoutError
             # equations the last pass derived have not been paired yet: pair them before moving on
             if self.rule_pairwise() or self.unpaired:
