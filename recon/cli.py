@@ -489,6 +489,8 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
     try:
         names = plan(problem, engine)
     except ValueError as err:  # an engine that cannot take this input, such as algebra a puzzle
+        if problem.is_full:
+            raise  # not about the input: the command line only offers known engines
         missing = problem.cells - int(problem.known.sum())
         where = "the standard input" if args.file == "-" else args.file
         raise UsageError(f"{err}, and {where} has {missing} cell(s) without a clue: "
