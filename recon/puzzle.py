@@ -48,7 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .engines import algebra, backtrack, milp, sat, trim
+from .engines import algebra, backtrack, milp, quiet, sat, trim
 from .incremental import ALL, LANES, Closure, basic_closures
 from .model import Problem, cell_name, is_solution, make_problem, status, window_cells
 from .result import ReconError, Verdict
@@ -191,8 +191,8 @@ def is_basic(problem: Problem) -> bool:
 
 
 def is_advanced(problem: Problem) -> bool:
-    """Does trimming (all its rules) fix every cell?"""
-    return trim.solve(problem).verdict is Verdict.UNIQUE
+    """Does trimming (all its rules) fix every cell? (trim's answer, without its written proof)"""
+    return quiet.QuietTrimmer.of(problem).fixes_all()
 
 
 def certify(problem: Problem, difficulty: str, field: np.ndarray | None = None) -> str | None:
@@ -674,13 +674,7 @@ def _group_solved(closure: Closure, cells: list[int], clues: list[int], difficul
     equations = closure.equations(clues)
     if difficulty == "search":
         return not _another_solution(cells, [(eq_cells, need) for _, eq_cells, need in equations], closure.truth)
-    cols = closure.shape[1]
-    named = [(cell_name(*divmod(k, cols)), eq_cells, need) for k, eq_cells, need in equations]
-    trimmer = trim.Trimmer.on_cells(closure.shape, cells, named)
-    trimmer.trace = False  # no written proof: the same cells fixed (see trim's _eliminate_kept)
-    trimmer.load()
-    trimmer.run()
-    return trimmer.is_done
+    return quiet.QuietTrimmer(closure.shape, cells, equations).fixes_all()  # trim's answer, without the proof
 
 
 def _another_solution(cells: list[int], equations: list[tuple[list[int], int]], truth: list[int]) -> bool:

@@ -22,7 +22,7 @@ import numpy as np
 from .. import kernels
 from ..model import Problem, cell_name
 from ..result import Result, Verdict
-from . import backtrack, trim
+from . import backtrack, quiet, trim
 
 NAME = "hybrid"
 #: Trim with the compiled kernels (`recon.kernels.trim_outcome`: the same cells fixed) when this
@@ -56,8 +56,8 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
             r, c = search.clue_rc[k]
             open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
             equations.append((cell_name(r, c), open_here, search.need[k]))
-    # without the written proof (elimination keeps its reduced form between rounds: the same
-    # cells, faster); on a contradiction, again with it, which names the clues that clash
+    # without the written proof (recon.engines.quiet: the same cells, faster); on a
+    # contradiction, again with it, which names the clues that clash
     trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=False)
     if trimmer is None:
         trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=True)
@@ -73,10 +73,13 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
 def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     """Trim the open cells to the fixpoint or the deadline; on a contradiction, None (without
     the written proof) or the text that names the clash (with it)."""
-    trimmer = trim.Trimmer.on_cells(shape, open_cells, equations)
-    trimmer.trace = written
+    if written:
+        trimmer = trim.Trimmer.on_cells(shape, open_cells, equations)
+    else:
+        trimmer = quiet.QuietTrimmer(shape, open_cells, equations)
     try:
-        trimmer.load()
+        if written:
+            trimmer.load()
         trimmer.run(deadline)
     except trim.Contradiction as stop:
         return stop.step.text if written else None

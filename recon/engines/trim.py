@@ -28,10 +28,9 @@ Elimination is not monotone in the equations: its bounds come from the rows of a
 and one equation fewer changes those rows, so a puzzle can yield more to it with a clue fewer
 (tests/test_trim.py has a case; recon.puzzle allows for it).
 
-Without its written proof (``Trimmer.trace = False``, as the hybrid engine trims), elimination
-keeps its reduced form from round to round and substitutes the cells fixed since (`_Reduced`):
-the same cells fixed, as the reduced form is unique; 20-25 % less time on 40x40 and 50x50
-search-grade puzzles, where elimination ran twice from scratch.
+Where the proof is not read (the hybrid engine's grade, puzzle generation), `recon.engines.quiet`
+fixes the same cells faster: bit masks for the pairwise rules, and a reduced form kept from round
+to round with the cells fixed since substituted (`_Reduced`, here).
 """
 
 from __future__ import annotations
@@ -154,12 +153,7 @@ class Trimmer:
         self.next_key = 0
         self.derived_count = 0
         self.clue_equations: list[tuple[str, frozenset[int], int]] = []
-        # False: the same cells fixed, without a written proof for elimination (see _eliminate_kept)
-        self.trace = True
         self.timed_out = False  # did run() stop at its deadline (rules left to apply)?
-        self._fixed: list[int] = []  # every cell fixed, in order
-        self._reduced: _Reduced | None = None
-        self._synced = 0  # how many of _fixed the reduced form has taken in
 
     def load(self) -> None:
         """Add one equation per clue (raises Contradiction for a clue its window cannot hold)."""
@@ -252,7 +246,6 @@ class Trimmer:
                     )
                 continue
             self.value[cell] = v
-            self._fixed.append(cell)
             for key in list(self.by_cell[cell]):
                 eq = self.equations[key]
                 self.remove(key)
@@ -387,8 +380,6 @@ class Trimmer:
 
     def rule_elimination(self) -> bool:
         """Eliminate exactly within each connected group of open equations and bound every row."""
-        if not self.trace and int((self.value < 0).sum()) <= ELIMINATION_MAX_CELLS:
-            return self._eliminate_kept()
         for group in self.groups():
             if len(group["cells"]) > ELIMINATION_MAX_CELLS:
                 continue
@@ -417,26 +408,6 @@ class Trimmer:
                     self.fix([c], v)
                 return True
         return False
-
-    def _eliminate_kept(self) -> bool:
-        """rule_elimination without its written proof: the same cells fixed, faster.
-
-        The reduced row echelon form of the open equations depends only on the cells fixed (it
-        is unique), so instead of eliminating again every round, the form of the first round is
-        kept and the cells fixed since are substituted into it (`_Reduced`), as the compiled
-        trimmer does (recon.kernels); only the rows that changed are bounded again. Every group
-        is small enough here (all open cells together are at most ELIMINATION_MAX_CELLS), and
-        bounding every group at once fixes what group after group does: groups share no cells.
-        """
-        if self._reduced is None:
-            self._reduced = _Reduced([({c: 1 for c in eq.cells}, eq.count, ()) for eq in self.equations.values()])
-        else:
-            self._reduced.substitute({c: int(self.value[c]) for c in self._fixed[self._synced :]})
-        self._synced = len(self._fixed)
-        found = {c: v for c, v in self._reduced.bound_changed().items() if self.value[c] < 0}
-        for c, v in sorted(found.items()):
-            self.fix([c], v)
-        return bool(found)
 
     def groups(self) -> list[dict[str, set[int]]]:
         """Return the connected groups of open equations (sharing cells)."""

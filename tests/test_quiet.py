@@ -1,0 +1,164 @@
+"""Trimming without the written proof (recon.engines.quiet) fixes exactly the cells trim fixes."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recon import Verdict, make_problem, random_field, status
+from recon.engines import quiet, trim
+from recon.engines.quiet import QuietTrimmer
+from recon.engines.trim import Contradiction, Trimmer
+from recon.puzzle import generate_puzzle, is_advanced
+
+
+def _written(problem):
+    """Cells fixed by the Trimmer (with its proof), or "contradiction"."""
+    trimmer = Trimmer(problem)
+    try:
+        trimmer.load()
+        trimmer.run()
+    except Contradiction:
+        return "contradiction"
+    return trimmer.value.copy()
+
+
+def _quiet(problem):
+    trimmer = QuietTrimmer.of(problem)
+    try:
+        trimmer.run()
+    except Contradiction:
+        return "contradiction"
+    assert trimmer.is_done == bool((trimmer.value >= 0).all())
+    return trimmer.value
+
+
+def _same(problem) -> str:
+    written, fast = _written(problem), _quiet(problem)
+    if isinstance(written, str) or isinstance(fast, str):
+        assert isinstance(written, str) and isinstance(fast, str), (written, fast)
+        return "contradiction"
+    assert np.array_equal(fast, written)
+    return "done" if (written >= 0).all() else "stalled"
+
+
+@pytest.mark.parametrize("shape", [(1, 11), (11, 1), (2, 9), (9, 2), (6, 8), (10, 13)])
+def test_quiet_fixes_the_cells_trim_fixes(shape):
+    """On random counts (mostly contradictions) and along removal paths of random fields (a clue
+    is kept when trimming no longer solves the puzzle without it), where elimination does the
+    most: the same cells fixed, the same contradictions, on thin grids too (edges everywhere)."""
+    rng = np.random.default_rng(sum(shape) * 7)
+    kinds, eliminated = set(), 0
+    for _ in range(20):
+        kinds.add(_same(make_problem(rng.integers(0, 6, size=shape), rng.random(shape) < 0.7)))
+    for _ in range(2):
+        field = rng.random(shape) < rng.uniform(0.3, 0.7)
+        clues, known = status(field), np.ones(shape, dtype=bool)
+        for c in rng.permutation(field.size):
+            known.flat[c] = False
+            problem = make_problem(clues, known)
+            kind = _same(problem)
+            kinds.add(kind)
+            eliminated += any(step.rule == "elimination" for step in trim.solve(problem).trace)
+            if kind != "done":
+                known.flat[c] = True
+    assert kinds >= {"contradiction", "stalled"}, kinds
+    if min(shape) >= 6:  # on thin grids elimination finds nothing the pairwise rules miss
+        assert "done" in kinds and eliminated >= 3, (kinds, eliminated)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.integers(1, 9), cols=st.integers(1, 9), p=st.integers(10, 90), keep=st.integers(20, 100),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_quiet_agrees_with_trim_on_random_partial_statuses(rows, cols, p, keep, seed):
+    rng = np.random.default_rng(seed)
+    field = random_field(rows, cols, p, rng)
+    _same(make_problem(status(field), rng.random((rows, cols)) < keep / 100))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_quiet_keeps_the_reduced_form_on_minimal_search_puzzles(seed):
+    """A generated minimal search-grade 23 x 26 puzzle, where trimming eliminates over hundreds
+    of rows, fixes some cells and stalls: the same cells fixed, the reduced form carried through
+    the rounds instead of rebuilt."""
+    puzzle = generate_puzzle(23, 26, 50, np.random.default_rng(seed), difficulty="search")
+    problem = make_problem(puzzle.clues, puzzle.known)
+    assert trim.solve(problem).verdict is Verdict.UNDECIDED
+    trimmer = QuietTrimmer.of(problem)
+    trimmer.run()
+    assert len(trimmer._reduced.rows) > 100 and not trimmer.is_done
+    assert np.array_equal(trimmer.value, _written(problem))
+
+
+def _removal_path(field, rng):
+    """The clues left after removing clues in random order while trimming solves the puzzle."""
+    clues, known = status(field), np.ones(field.shape, dtype=bool)
+    for c in rng.permutation(field.size):
+        known.flat[c] = False
+        if _same(make_problem(clues, known)) != "done":
+            known.flat[c] = True
+    return known
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (6, 8)])
+def test_quiet_eliminates_group_by_group_when_the_open_cells_are_too_many(monkeypatch, shape):
+    """Past ELIMINATION_MAX_CELLS open cells, elimination runs on each group small enough alone
+    (as trim does) and skips the others. With a limit of 22: a puzzle that needs elimination,
+    then 3 columns of empty cells with their clues, then 4 columns without a clue (open cells in
+    no equation): both fix the same cells, and eliminating group by group fixes some."""
+    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 22)
+    monkeypatch.setattr(quiet, "ELIMINATION_MAX_CELLS", 22)
+    by_group = []
+    eliminate = QuietTrimmer._eliminate
+
+    def spy(self):
+        many = self.open > 22
+        found = eliminate(self)
+        by_group.append(many and found)
+        return found
+
+    monkeypatch.setattr(QuietTrimmer, "_eliminate", spy)
+    rng = np.random.default_rng(sum(shape))
+    for _ in range(40):
+        field = rng.random(shape) < rng.uniform(0.3, 0.7)
+        known = _removal_path(field, rng)
+        rows = shape[0]
+        wide = np.hstack([field, np.zeros((rows, 7), dtype=bool)])
+        wide_known = np.hstack([known, np.ones((rows, 3), dtype=bool), np.zeros((rows, 4), dtype=bool)])
+        by_group.clear()
+        assert _same(make_problem(status(wide), wide_known)) == "stalled"  # the 4 columns stay open
+        if any(by_group):
+            break
+    assert any(by_group)
+
+
+def test_quiet_stops_at_the_deadline():
+    puzzle = generate_puzzle(12, 17, 50, np.random.default_rng(3), difficulty="advanced")
+    problem = make_problem(puzzle.clues, puzzle.known)
+    trimmer = QuietTrimmer.of(problem)
+    with pytest.raises(TimeoutError):
+        trimmer.run(time.perf_counter() - 1)
+    assert trimmer.timed_out and not trimmer.is_done
+    again = QuietTrimmer.of(problem)
+    assert again.fixes_all() and not again.timed_out
+
+
+@pytest.mark.parametrize("difficulty", ["basic", "advanced", "search"])
+def test_is_advanced_is_trims_verdict(difficulty):
+    for seed in range(3):
+        puzzle = generate_puzzle(7, 16, 50, np.random.default_rng(seed), difficulty=difficulty)
+        problem = make_problem(puzzle.clues, puzzle.known)
+        assert is_advanced(problem) == (trim.solve(problem).verdict is Verdict.UNIQUE) == (difficulty != "search")
+
+
+def test_a_contradiction_is_reported_without_naming_clues():
+    problem = make_problem(np.array([[3, 0, 0]]), np.ones((1, 3), dtype=bool))
+    with pytest.raises(Contradiction, match="contradict"):
+        QuietTrimmer.of(problem).run()
+    assert not QuietTrimmer.of(problem).fixes_all()
