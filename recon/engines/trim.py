@@ -30,7 +30,7 @@ and one equation fewer changes those rows, so a puzzle can yield more to it with
 
 Where the proof is not read (the hybrid engine's grade, puzzle generation), `recon.engines.quiet`
 fixes the same cells faster: bit masks for the pairwise rules, and a reduced form kept from round
-to round with the cells fixed since substituted (`_Reduced`, here).
+to round with the cells fixed since substituted.
 """
 
 from __future__ import annotations
@@ -553,67 +553,6 @@ def _eliminate(rows):
             rhs //= g
         reduced[i] = (out, rhs, src)
     return [(coefs, rhs, _Sources(src, names)) for coefs, rhs, src in reduced]
-
-
-def _no_solution(text: str) -> Contradiction:
-    return Contradiction(Step("contradiction", (), (), (), text))
-
-
-class _Reduced:
-    """A reduced row echelon form of 0/1 equations (rows: {cell: coefficient}, right side), kept
-    reduced as cells are fixed. A row that only loses cells is not rescaled as `_eliminate`
-    scales rows: bounds do not depend on a row's scale."""
-
-    def __init__(self, rows):
-        self.rows: list[dict[int, int]] = []
-        self.rhs: list[int] = []
-        self.pivot: list[int] = []
-        for coefs, rhs, _ in _eliminate(rows):
-            if not coefs:
-                raise _no_solution(f"combining the clues gives 0 = {rhs}")
-            self.rows.append(dict(coefs))
-            self.rhs.append(rhs)
-            self.pivot.append(min(coefs))
-        self.changed = set(range(len(self.rows)))
-
-    def substitute(self, fixed: dict[int, int]) -> None:
-        """Fix cells (cell -> value): take them out of every row; a row that pivoted on one of
-        them pivots on its next cell (a column no other row pivots on), cleared from the others."""
-        cells = fixed.keys()
-        lost = []
-        for i, row in enumerate(self.rows):
-            here = row.keys() & cells
-            if here:
-                self.rhs[i] -= sum(row.pop(c) * fixed[c] for c in here)
-                self.changed.add(i)
-                if self.pivot[i] in here:
-                    lost.append(i)
-        for r in lost:
-            if not self.rows[r]:
-                self.pivot[r] = -1
-                continue  # bounded as changed: 0 = rhs holds or is a contradiction
-            new = self.pivot[r] = min(self.rows[r])
-            for i, row in enumerate(self.rows):
-                if i != r and new in row:
-                    self._clear(i, r, new)
-                    self.changed.add(i)
-
-    def _clear(self, i: int, r: int, col: int) -> None:
-        """Take row r's multiple from row i so that row i's entry in col is 0 (`_combine`)."""
-        self.rows[i], self.rhs[i], _ = _combine(self.rows[i], self.rhs[i], 0, (self.rows[r], self.rhs[r], 0), col)
-
-    def bound_changed(self) -> dict[int, int]:
-        """Bound the rows changed since the last call; return the cells they fix."""
-        found: dict[int, int] = {}
-        for i in sorted(self.changed):
-            fixed = _bound(self.rows[i], self.rhs[i])
-            if fixed is None:
-                raise _no_solution("combining the clues gives an equation that 0/1 cells cannot meet")
-            for c, v in fixed.items():
-                if found.setdefault(c, v) != v:
-                    raise _no_solution(f"combining the clues makes cell {c} both empty and a mine")
-        self.changed.clear()
-        return found
 
 
 class _Sources:
