@@ -88,10 +88,10 @@ def _offsets(cols: int) -> list[tuple[int, ...]]:
 
 class _Reduced:
     """A reduced row echelon form of 0/1 equations (rows: {cell: coefficient}, right side), kept
-    reduced as cells are fixed, with the rows holding each cell (so that fixing a cell or moving
-    a pivot looks at those rows only: at 50x50, about 1000 pivots move on 900 rows). A row that
-    only loses cells is not rescaled as `trim._eliminate` scales rows: bounds do not depend on a
-    row's scale."""
+    reduced as cells are fixed. A row that only loses cells is not rescaled as `trim._eliminate`
+    scales rows: bounds do not depend on a row's scale. (An index of the rows holding each cell,
+    so that fixing a cell or moving a pivot would look at those rows only, saved nothing
+    measurable at 50x50: keeping it up to date costs what it saves.)"""
 
     def __init__(self, rows):
         self.rows: list[dict[int, int]] = []
@@ -103,48 +103,33 @@ class _Reduced:
             self.rows.append(dict(coefs))
             self.rhs.append(rhs)
             self.pivot.append(min(coefs))
-        self.where: dict[int, set[int]] = {}  # cell -> the rows holding it
-        for i, row in enumerate(self.rows):
-            for c in row:
-                if c in self.where:
-                    self.where[c].add(i)
-                else:
-                    self.where[c] = {i}
         self.changed = set(range(len(self.rows)))
 
     def substitute(self, fixed: dict[int, int]) -> None:
         """Fix cells (cell -> value): take them out of every row; a row that pivoted on one of
-        them pivots on its next cell (a column no other row pivots on), cleared from the others.
-        The form is the one eliminating from scratch gives (it is unique), whatever the order."""
-        rows, rhs, pivot, changed = self.rows, self.rhs, self.pivot, self.changed
+        them pivots on its next cell (a column no other row pivots on), cleared from the others."""
+        cells = fixed.keys()
         lost = []
-        for c, v in fixed.items():
-            for i in self.where.pop(c, ()):
-                a = rows[i].pop(c)
-                if v:
-                    rhs[i] -= a * v
-                changed.add(i)
-                if pivot[i] == c:
+        for i, row in enumerate(self.rows):
+            here = row.keys() & cells
+            if here:
+                self.rhs[i] -= sum(row.pop(c) * fixed[c] for c in here)
+                self.changed.add(i)
+                if self.pivot[i] in here:
                     lost.append(i)
         for r in lost:
-            if not rows[r]:
-                pivot[r] = -1
+            if not self.rows[r]:
+                self.pivot[r] = -1
                 continue  # bounded as changed: 0 = rhs holds or is a contradiction
-            new = pivot[r] = min(rows[r])
-            for i in [i for i in self.where[new] if i != r]:
-                self._clear(i, r, new)
-                changed.add(i)
+            new = self.pivot[r] = min(self.rows[r])
+            for i, row in enumerate(self.rows):
+                if i != r and new in row:
+                    self._clear(i, r, new)
+                    self.changed.add(i)
 
     def _clear(self, i: int, r: int, col: int) -> None:
-        """Take row r's multiple from row i so that row i's entry in col is 0 (`trim._combine`);
-        the cells row i gains or loses are among row r's."""
+        """Take row r's multiple from row i so that row i's entry in col is 0 (`trim._combine`)."""
         self.rows[i], self.rhs[i], _ = trim._combine(self.rows[i], self.rhs[i], 0, (self.rows[r], self.rhs[r], 0), col)
-        row = self.rows[i]
-        for x in self.rows[r]:
-            if x in row:
-                self.where[x].add(i)
-            else:
-                self.where[x].discard(i)
 
     def bound_changed(self) -> dict[int, int]:
         """Bound the rows changed since the last call; return the cells they fix."""
@@ -403,7 +388,6 @@ class QuietTrimmer:
             if self._alive[e] and (keep is None or e in keep):
                 a = self._ar[e] * cols + self._ac[e]
                 rows.append(({a + off: 1 for off in offsets[m]}, self._cnt[e], ()))
-        rows.sort(key=lambda row: min(row[0]))
         return rows
 
     def _groups(self) -> list[tuple[set[int], set[int]]]:
