@@ -436,6 +436,47 @@ def test_count_stops_at_its_default_time_limit_and_says_it_is_a_lower_bound(monk
     assert code == 4 and out.startswith("at least ") and "0.3 s ran out" in err
 
 
+@pytest.mark.parametrize("shape", [(2, 13), (13, 2)])
+def test_the_counts_plain_enumeration_check_keeps_to_the_time_limit(monkeypatch, shape):
+    """The count of a partial status is checked by plain enumeration within what is left of its
+    time limit, or not at all when none is left (it took its own 5 s on top: `recon solve`, whose
+    count has 1 s, spent 5.5 s on an ambiguous 20x20 advanced puzzle, with --time-limit 2 too)."""
+    import time
+
+    from recon import count as count_module
+    from recon.model import make_problem
+
+    field = np.random.default_rng(sum(shape)).random(shape) < 0.5
+    known = np.random.default_rng(1).random(shape) < 0.6
+    problem = make_problem(status(field), known)
+    asked = []
+    enumerated = count_module._enumerated
+
+    def spy(problem, limit, time_limit, want):
+        asked.append(time_limit)
+        return enumerated(problem, limit, time_limit, want)
+
+    monkeypatch.setattr(count_module, "_enumerated", spy)
+    unbounded = count_module.count_solutions(problem)
+    assert unbounded.exact and unbounded.count > 1 and asked == [count_module.CROSSCHECK_SECONDS]
+    assert "checked by plain enumeration" in unbounded.method
+    asked.clear()
+    bounded = count_module.count_solutions(problem, time_limit=0.5)
+    assert bounded.count == unbounded.count and len(asked) == 1 and 0 < asked[0] <= 0.5
+    by_groups = count_module._by_groups
+
+    def slow(*args):
+        counted = by_groups(*args)
+        time.sleep(0.06)
+        return counted
+
+    monkeypatch.setattr(count_module, "_by_groups", slow)
+    asked.clear()
+    late = count_module.count_solutions(problem, time_limit=0.05)
+    assert late.exact and late.count == unbounded.count and asked == []
+    assert "no time left to check it by plain enumeration" in late.method
+
+
 def test_a_full_status_engine_on_a_puzzle_is_a_usage_error(tmp_path, monkeypatch):
     """--engine algebra on a status with clues missing is the user's choice, not a bug: exit 2
     with what to do instead (it was an 'internal error', exit 70), from a file or standard input."""
