@@ -30,6 +30,7 @@ def _written(problem):
 def _quiet(problem):
     trimmer = QuietTrimmer.of(problem)
     try:
+        trimmer.load()
         trimmer.run()
     except Contradiction:
         return "contradiction"
@@ -91,6 +92,7 @@ def test_quiet_keeps_the_reduced_form_on_minimal_search_puzzles(seed):
     problem = make_problem(puzzle.clues, puzzle.known)
     assert trim.solve(problem).verdict is Verdict.UNDECIDED
     trimmer = QuietTrimmer.of(problem)
+    trimmer.load()
     trimmer.run()
     assert len(trimmer._reduced.rows) > 100 and not trimmer.is_done
     assert np.array_equal(trimmer.value, _written(problem))
@@ -142,6 +144,7 @@ def test_quiet_stops_at_the_deadline():
     puzzle = generate_puzzle(12, 17, 50, np.random.default_rng(3), difficulty="advanced")
     problem = make_problem(puzzle.clues, puzzle.known)
     trimmer = QuietTrimmer.of(problem)
+    trimmer.load()
     with pytest.raises(TimeoutError):
         trimmer.run(time.perf_counter() - 1)
     assert trimmer.timed_out and not trimmer.is_done
@@ -160,5 +163,5 @@ def test_is_advanced_is_trims_verdict(difficulty):
 def test_a_contradiction_is_reported_without_naming_clues():
     problem = make_problem(np.array([[3, 0, 0]]), np.ones((1, 3), dtype=bool))
     with pytest.raises(Contradiction, match="contradict"):
-        QuietTrimmer.of(problem).run()
+        QuietTrimmer.of(problem).load()
     assert not QuietTrimmer.of(problem).fixes_all()

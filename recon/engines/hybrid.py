@@ -1,7 +1,8 @@
 """Hybrid: deduce what the rules can, then search the rest. The fastest exact engine on puzzles.
 
 1. The single-clue rules run as the search's propagation (cheap, counts only).
-2. If cells stay open, trimming (pairwise rules, elimination: recon.engines.trim) works on the
+2. If cells stay open, trimming (pairwise rules, elimination: recon.engines.trim, run without its
+   written proof by recon.engines.quiet, which fixes the same cells faster) works on the
    open cells alone, with the fixed cells substituted into the clues.
 3. Every cell fixed so far is a fact (deduced, never guessed: no solution differs there), and
    backtracking with propagation and backjumping enumerates the rest from that state.
@@ -26,8 +27,9 @@ from . import backtrack, quiet, trim
 
 NAME = "hybrid"
 #: Trim with the compiled kernels (`recon.kernels.trim_outcome`: the same cells fixed) when this
-#: process has loaded them already, as generation or a batch run does: at 50x50, 0.03 s instead
-#: of 0.2 s. A fresh process does not load them for this: that costs 0.6-1 s.
+#: process has loaded them already, as generation or a batch run does: at 50x50, 0.02-0.03 s
+#: instead of 0.1-0.15 s in Python (recon.engines.quiet). A fresh process does not load them for
+#: this: that costs 0.6-1 s.
 COMPILED_TRIM = True
 #: ... unless its elimination's index of rows by column (a bit per clue and open cell) could pass
 #: 128 MB: the Python trimmer works on sparse rows without one.
@@ -73,13 +75,9 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
 def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     """Trim the open cells to the fixpoint or the deadline; on a contradiction, None (without
     the written proof) or the text that names the clash (with it)."""
-    if written:
-        trimmer = trim.Trimmer.on_cells(shape, open_cells, equations)
-    else:
-        trimmer = quiet.QuietTrimmer(shape, open_cells, equations)
+    trimmer = (trim.Trimmer if written else quiet.QuietTrimmer).on_cells(shape, open_cells, equations)
     try:
-        if written:
-            trimmer.load()
+        trimmer.load()
         trimmer.run(deadline)
     except trim.Contradiction as stop:
         return stop.step.text if written else None

@@ -156,11 +156,13 @@ def _clash() -> trim.Contradiction:
 
 
 class QuietTrimmer:
-    """Trim some open cells of a grid (the others fixed already); `run`, then read `value`.
+    """Trim some open cells of a grid (the others fixed already): `load`, `run`, then read
+    `value` and `is_done`, as with `trim.Trimmer` (or `fixes_all`).
 
-    equations: (name or other label, open cells as row-major indices, mines among them), the cells of each
-    inside one 3x3 window, as `trim.Trimmer.on_cells` takes them. `run` raises trim.Contradiction
-    (without saying which clues clash) or TimeoutError at the deadline (`timed_out` is then set).
+    equations: (name or other label, open cells as row-major indices, mines among them), the
+    cells of each inside one 3x3 window, as `trim.Trimmer.on_cells` takes them. `load` and `run`
+    raise trim.Contradiction (without saying which clues clash); `run` raises TimeoutError at the
+    deadline (`timed_out` is then set).
     """
 
     def __init__(self, shape: tuple[int, int], open_cells, equations):
@@ -187,6 +189,11 @@ class QuietTrimmer:
         self._equations = [(cells, count) for _, cells, count in equations]
 
     @classmethod
+    def on_cells(cls, shape: tuple[int, int], open_cells, equations) -> "QuietTrimmer":
+        """The same as the constructor, named as trim.Trimmer's."""
+        return cls(shape, open_cells, equations)
+
+    @classmethod
     def of(cls, problem) -> "QuietTrimmer":
         """A quiet trimmer for a whole problem: every cell open, one equation per clue."""
         rows, cols = problem.shape
@@ -197,8 +204,9 @@ class QuietTrimmer:
         return cls(problem.shape, range(rows * cols), equations)
 
     def fixes_all(self, deadline: float | None = None) -> bool:
-        """Run; does trimming fix every cell (False on a contradiction)?"""
+        """Load and run; does trimming fix every cell (False on a contradiction)?"""
         try:
+            self.load()
             self.run(deadline)
         except trim.Contradiction:
             return False
@@ -438,10 +446,13 @@ class QuietTrimmer:
         return bool(found)
 
     # -- driver ----------------------------------------------------------------------------
-    def run(self, deadline: float | None = None) -> None:
-        """Apply the rules until every cell is fixed or nothing applies."""
+    def load(self) -> None:
+        """Add one equation per clue."""
         for cells, count in self._equations:
             self._add_cells(cells, count)
+
+    def run(self, deadline: float | None = None) -> None:
+        """Apply the rules until every cell is fixed or nothing applies."""
         e = 0
         while True:
             e = self._pairwise(e, deadline)
