@@ -453,6 +453,14 @@ class QuietTrimmer:
         for cells, count in self._equations:
             self._add_cells(cells, count)
 
+    def run_pairwise(self) -> None:
+        """The basic and pairwise rules alone, to their fixpoint (no elimination), once loaded."""
+        self._pairwise(0, None)
+
+    def all_fixed(self, cells) -> bool:
+        """Are these cells (row-major indices) all fixed?"""
+        return all(self._value[x] >= 0 for x in cells)
+
     def run(self, deadline: float | None = None) -> None:
         """Apply the rules until every cell is fixed or nothing applies."""
         e = 0
