@@ -28,8 +28,8 @@ from . import backtrack, quiet, trim
 NAME = "hybrid"
 #: Trim with the compiled kernels (`recon.kernels.trim_outcome`: the same cells fixed) when this
 #: process has loaded them already, as generation or a batch run does: at 50x50, 0.02-0.03 s
-#: instead of 0.1-0.15 s in Python (recon.engines.quiet). A fresh process does not load them for
-#: this: that costs 0.6-1 s.
+#: instead of 0.1-0.18 s in Python (recon.engines.quiet), at 100x100 0.11 s instead of 0.6-0.9 s.
+#: A fresh process does not load them for this: that costs 0.6-1 s.
 COMPILED_TRIM = True
 #: ... unless its elimination's index of rows by column (a bit per clue and open cell) could pass
 #: 128 MB: the Python trimmer works on sparse rows without one.

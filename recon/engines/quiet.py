@@ -391,13 +391,14 @@ class QuietTrimmer:
                         return
 
     def _live_rows(self, keep=None):
-        """The live equations as elimination's rows ({cell: 1}, count, no names)."""
-        cols, offsets = self.cols, self._offsets
+        """The live equations (of `keep` only, if given) as elimination's rows ({cell: 1},
+        count, no names), in the order made."""
+        cols, offsets, msk = self.cols, self._offsets, self._msk
+        chosen = (e for e in range(len(msk)) if self._alive[e]) if keep is None else sorted(keep)
         rows = []
-        for e, m in enumerate(self._msk):
-            if self._alive[e] and (keep is None or e in keep):
-                a = self._ar[e] * cols + self._ac[e]
-                rows.append(({a + off: 1 for off in offsets[m]}, self._cnt[e], ()))
+        for e in chosen:
+            a = self._ar[e] * cols + self._ac[e]
+            rows.append(({a + off: 1 for off in offsets[msk[e]]}, self._cnt[e], ()))
         return rows
 
     def _groups(self) -> list[tuple[set[int], set[int]]]:
