@@ -104,24 +104,8 @@ def count_solutions(
         return result
     deadline = None if time_limit is None else start + time_limit
     n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline)
-    # the check gets what is left of the time limit (it used to take its 5 s on top of it: `recon
-    # solve` spent 5 s more than its 1 s for the count on an ambiguous 20x20, --time-limit or not)
-    left = CROSSCHECK_SECONDS if deadline is None else min(CROSSCHECK_SECONDS, deadline - time.perf_counter())
-    if problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT and left <= 0:
-        method += " (no time left to check it by plain enumeration)"
-    elif problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
-        plain, plain_exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, left, False)
-        if plain_exhausted and plain != n:
-            raise EngineDisagreement(
-                f"exact counts differ: groups {n}, plain enumeration {plain}",
-                {
-                    "hybrid": Result(Verdict.MULTIPLE if n > 1 else Verdict.UNIQUE, [], True, "hybrid", solution_count=n),
-                    "backtrack": Result(
-                        Verdict.MULTIPLE if plain > 1 else Verdict.UNIQUE, [], plain_exhausted, "backtrack", solution_count=plain
-                    ),
-                },
-            )
-        method += ", checked by plain enumeration" if plain_exhausted else " (plain enumeration ran out of time)"
+    if problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
+        method += _checked_by_plain_enumeration(problem, n, deadline)
     probs = None
     reason = None
     if exhausted and n and probabilities:
@@ -132,6 +116,28 @@ def count_solutions(
             + f": at least {n} (a lower bound)"
         )
     return Count(n, exhausted, method, time.perf_counter() - start, probs, reason, varying, groups)
+
+
+def _checked_by_plain_enumeration(problem: Problem, n: int, deadline: float | None) -> str:
+    """Count again by plain enumeration, within CROSSCHECK_SECONDS and what is left before the
+    deadline (it once took its 5 s on top: `recon solve` spent 5 s more than its 1 s for the count
+    on an ambiguous 20x20, --time-limit or not); raise EngineDisagreement when the counts differ.
+    Return what to add to the method."""
+    left = CROSSCHECK_SECONDS if deadline is None else min(CROSSCHECK_SECONDS, deadline - time.perf_counter())
+    if left <= 0:
+        return " (no time left to check it by plain enumeration)"
+    plain, plain_exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, left, False)
+    if plain_exhausted and plain != n:
+        raise EngineDisagreement(
+            f"exact counts differ: groups {n}, plain enumeration {plain}",
+            {
+                "hybrid": Result(Verdict.MULTIPLE if n > 1 else Verdict.UNIQUE, [], True, "hybrid", solution_count=n),
+                "backtrack": Result(
+                    Verdict.MULTIPLE if plain > 1 else Verdict.UNIQUE, [], plain_exhausted, "backtrack", solution_count=plain
+                ),
+            },
+        )
+    return ", checked by plain enumeration" if plain_exhausted else " (plain enumeration ran out of time)"
 
 
 def _by_groups(problem: Problem, limit: int, deadline: float | None):
