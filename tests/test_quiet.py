@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recon import Verdict, make_problem, random_field, status
-from recon.engines import quiet, trim
+from recon.engines import trim
 from recon.engines.quiet import QuietTrimmer
 from recon.engines.trim import Contradiction, Trimmer
 from recon.puzzle import generate_puzzle, is_advanced
@@ -111,11 +111,10 @@ def _removal_path(field, rng):
 @pytest.mark.parametrize("shape", [(6, 6), (6, 8)])
 def test_quiet_eliminates_group_by_group_when_the_open_cells_are_too_many(monkeypatch, shape):
     """Past ELIMINATION_MAX_CELLS open cells, elimination runs on each group small enough alone
-    (as trim does) and skips the others. With a limit of 22: a puzzle that needs elimination,
+    (as trim does) and skips the others. With a limit of 22 (trim's setting, which quiet reads): a puzzle that needs elimination,
     then 3 columns of empty cells with their clues, then 4 columns without a clue (open cells in
     no equation): both fix the same cells, and eliminating group by group fixes some."""
     monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 22)
-    monkeypatch.setattr(quiet, "ELIMINATION_MAX_CELLS", 22)
     by_group = []
     eliminate = QuietTrimmer._eliminate
 

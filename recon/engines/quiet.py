@@ -32,11 +32,8 @@ import time
 
 import numpy as np
 
-from ..model import window_cells
+from .. import model
 from . import trim
-
-#: Elimination runs on connected groups of open cells up to this size (as in trim).
-ELIMINATION_MAX_CELLS = trim.ELIMINATION_MAX_CELLS
 
 _POP = [bin(m).count("1") for m in range(512)]
 
@@ -101,7 +98,7 @@ class _Reduced:
         self.pivot: list[int] = []
         for coefs, rhs, _ in trim._eliminate(rows):
             if not coefs:
-                raise _no_solution(f"combining the clues gives 0 = {rhs}")
+                raise _clash(f"combining the clues gives 0 = {rhs}")
             self.rows.append(dict(coefs))
             self.rhs.append(rhs)
             self.pivot.append(min(coefs))
@@ -139,22 +136,16 @@ class _Reduced:
         for i in sorted(self.changed):
             fixed = trim._bound(self.rows[i], self.rhs[i])
             if fixed is None:
-                raise _no_solution("combining the clues gives an equation that 0/1 cells cannot meet")
+                raise _clash("combining the clues gives an equation that 0/1 cells cannot meet")
             for c, v in fixed.items():
                 if found.setdefault(c, v) != v:
-                    raise _no_solution(f"combining the clues makes cell {c} both empty and a mine")
+                    raise _clash(f"combining the clues makes cell {c} both empty and a mine")
         self.changed.clear()
         return found
 
 
-def _no_solution(text: str) -> trim.Contradiction:
+def _clash(text: str = "the clues contradict each other (trimming without the written proof)") -> trim.Contradiction:
     return trim.Contradiction(trim.Step("contradiction", (), (), (), text))
-
-
-def _clash() -> trim.Contradiction:
-    return trim.Contradiction(
-        trim.Step("contradiction", (), (), (), "the clues contradict each other (trimming without the written proof)")
-    )
 
 
 class QuietTrimmer:
@@ -199,11 +190,8 @@ class QuietTrimmer:
     def of(cls, problem) -> "QuietTrimmer":
         """A quiet trimmer for a whole problem: every cell open, one equation per clue."""
         rows, cols = problem.shape
-        equations = [
-            ("", [y * cols + x for y, x in window_cells(problem.shape, int(r), int(c))], int(problem.clues[r, c]))
-            for r, c in np.argwhere(problem.known)
-        ]
-        return cls(problem.shape, range(rows * cols), equations)
+        clues = [("", [y * cols + x for y, x in cells], count) for _, cells, count in model.equations(problem)]
+        return cls(problem.shape, range(rows * cols), clues)
 
     def fixes_all(self, deadline: float | None = None) -> bool:
         """Load and run; does trimming fix every cell (False on a contradiction)?"""
@@ -431,7 +419,7 @@ class QuietTrimmer:
 
     def _eliminate(self) -> bool:
         """Elimination's round: bound the reduced form's rows; fix what they fix."""
-        if self.open <= ELIMINATION_MAX_CELLS:
+        if self.open <= trim.ELIMINATION_MAX_CELLS:
             if self._reduced is None:
                 self._reduced = _Reduced(self._live_rows())
             else:
@@ -441,7 +429,7 @@ class QuietTrimmer:
         else:  # some groups may be small enough: each from scratch (this is rare and large)
             found = {}
             for cells, eqs in self._groups():
-                if len(cells) <= ELIMINATION_MAX_CELLS:
+                if len(cells) <= trim.ELIMINATION_MAX_CELLS:
                     found.update(_Reduced(self._live_rows(eqs)).bound_changed())
         found = {c: v for c, v in found.items() if self._value[c] < 0}
         for c, v in sorted(found.items()):
