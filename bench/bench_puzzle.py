@@ -15,14 +15,14 @@ per-seed ratios: the same puzzles either way (checked here too), so only the tim
 
     python bench/bench_puzzle.py --sizes 30 40 60 --local-first-ab
 
---local-first-ab does the same for advanced generation with `recon.puzzle.LOCAL_FIRST` (the clues
+--local-first-ab does the same for elimination-grade generation with `recon.puzzle.LOCAL_FIRST` (the clues
 the check near them settles go first, the others are tried after) and without (one pass in turn,
 the check as a shortcut); needs numba and python-sat. The puzzles differ, so it prints the median
 clue fraction of each too.
 
     python bench/bench_puzzle.py --sizes 60 100 --warm-ab
 
---warm-ab does it for advanced generation with the warm starts of its whole-grid trims
+--warm-ab does it for elimination-grade generation with the warm starts of its whole-grid trims
 (`recon.puzzle.WARM_BLOCK`) and without (WARM_BLOCK = 0: every trim's pairwise phase from
 scratch); the same puzzles either way (checked).
 """
@@ -49,8 +49,8 @@ def main(argv=None):
     parser.add_argument("--p", type=float, default=50)
     parser.add_argument("--only", choices=DIFFICULTIES, nargs="+", default=list(DIFFICULTIES))
     parser.add_argument("--local-ab", action="store_true", help="search only: with and without sat.LocalWitness")
-    parser.add_argument("--local-first-ab", action="store_true", help="advanced only: with and without LOCAL_FIRST")
-    parser.add_argument("--warm-ab", action="store_true", help="advanced only: trims started warm (WARM_BLOCK) or cold")
+    parser.add_argument("--local-first-ab", action="store_true", help="elimination only: with and without LOCAL_FIRST")
+    parser.add_argument("--warm-ab", action="store_true", help="elimination only: trims started warm (WARM_BLOCK) or cold")
     args = parser.parse_args(argv)
     if args.warm_ab:
         return warm_ab(args)
@@ -96,7 +96,7 @@ def local_first_ab(args):
     def switch(on, n):
         making.LOCAL_FIRST = default if on is None else on
 
-    ab(args, "advanced", "the settled clues first", switch, same=False)
+    ab(args, "elimination", "the settled clues first", switch, same=False)
 
 
 def warm_ab(args):
@@ -106,7 +106,7 @@ def warm_ab(args):
     def switch(on, n):
         making.WARM_BLOCK = default if on is None or on else 0
 
-    ab(args, "advanced", "warm trims", switch)
+    ab(args, "elimination", "warm trims", switch)
 
 
 def ab(args, difficulty, what, switch, same=True):

@@ -5,7 +5,7 @@
 Sets:
 - published: hakank's three and the IST examples e0-e7 (tests/data), and the LEGUP Fillapix files
   in ../shared/data/legup/fillapix read by the importer (not copied: their licence);
-- generated: puzzles from recon's generator at P = 50 % (basic up to 50x50, advanced and search
+- generated: puzzles from recon's generator at P = 50 % (basic up to 50x50, advanced, elimination and search
   up to 30x30: generating those takes longer),
   and an ambiguous variant of each (its first 3 clues dropped).
 
@@ -93,7 +93,8 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="*", default=[10, 20, 30, 40, 50], help="sizes of the basic puzzles")
     parser.add_argument("--hard-sizes", type=int, nargs="+", default=[10, 20, 30])
-    parser.add_argument("--hard", choices=["advanced", "search"], nargs="+", default=["advanced", "search"],
+    parser.add_argument("--hard", choices=["advanced", "elimination", "search"], nargs="+",
+                        default=["advanced", "elimination", "search"],
                         help="the grades generated at --hard-sizes")
     parser.add_argument("--no-published", action="store_true", help="skip the published puzzles")
     parser.add_argument("--backtrack-limit", type=float, default=2.0,

@@ -246,8 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--field", metavar="FILE", help="also write the planted field to FILE")
     g.add_argument("--out", metavar="FILE", help="write the status to FILE (atomically) instead of stdout")
     g.add_argument("--puzzle", action="store_true", help="remove clues while the solution stays unique (Fill-a-Pix)")
-    g.add_argument("--difficulty", choices=("basic", "advanced", "search"), default="basic",
-                   help="with --puzzle: the rules the puzzle needs (default: basic)")
+    g.add_argument("--difficulty", choices=("basic", "advanced", "elimination", "search"), default="basic",
+                   help="with --puzzle: the rules the puzzle needs (default: basic): basic the single-clue rules, "
+                   "advanced the pairwise ones too, elimination exact elimination too, search a complete search")
     g.add_argument("--clues", metavar="minimal|N|FRACTION", default="minimal",
                    help="with --puzzle: remove clues until none can go (minimal), or stop at N clues or that fraction")
     g.add_argument("--format", choices=FORMATS, default="status", help="output format (default: status)")
@@ -726,8 +727,8 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         )
         if args.difficulty == "search" and not making.USE_SAT and clues.size >= SAT_HINT_CELLS:
             stderr.write("(python-sat is not installed: pip install 'recon[sat]' makes search-grade generation 25-50x faster)\n")
-        if args.difficulty == "advanced" and not making.USE_KERNELS and clues.size >= SAT_HINT_CELLS:
-            stderr.write("(numba is not installed: pip install 'recon[fast,sat]' makes advanced generation 20-40x faster at 20x20)\n")
+        if args.difficulty == "elimination" and not making.USE_KERNELS and clues.size >= SAT_HINT_CELLS:
+            stderr.write("(numba is not installed: pip install 'recon[fast,sat]' makes elimination-grade generation 20-40x faster at 20x20)\n")
     header = f"# {command}\n"
     if args.field:
         write_atomically(args.field, header + format_field(field))

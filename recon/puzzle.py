@@ -5,38 +5,44 @@ without it is still solved by the asked grade's rules:
 
 - basic: the two single-clue rules alone ("count 0 empties its window", "count = open cells
   fills them");
-- advanced: the trimming engine (pairwise rules and elimination too);
+- advanced: trimming's pairwise rules too (subset and overlap: two clues that share cells);
+- elimination: trimming with exact elimination too;
 - search: uniqueness, proved exactly: with python-sat (the `sat` extra), by an incremental SAT
   solver that keeps what it learns from removal to removal (recon.engines.sat.SecondSolution);
   on large grids, small solvers over tiles of the grid are asked first for a second solution
   near the clue; without python-sat, by trimming, a small search, or MILP. With python-sat and
-  numba, advanced asks the same SAT solver first: a second solution settles a removal without
+  numba, elimination asks the same SAT solver first: a second solution settles a removal without
   trimming. And the pairwise rules are run on the clues near the removed one only
   (`local_proof`): if they fix its window, trimming without the clue runs as it ran with it, so
-  it still solves the puzzle, a proof that needs no whole-grid trimming. Advanced generation
-  first removes every clue that proof settles, in the order drawn, and only then tries the
-  others (LOCAL_FIRST).
+  it still solves the puzzle, a proof that needs no whole-grid trimming. Elimination-grade
+  generation first removes every clue that proof settles, in the order drawn, and only then
+  tries the others (LOCAL_FIRST).
+
+Advanced generation (`_remove_clues_advanced`) relies on the pairwise rules being monotone: the
+check near the clue first, then per clue a warm start, a proof that the clue must stay (the rules
+fail even with the far cells given), and a whole-grid run of the rules; no SAT, no elimination.
 
 Each check is incremental (recon.incremental): the single-clue closure is updated, not recomputed,
 and only the groups of open cells that a removal touches are trimmed or searched; for basic, 64
 removals are screened at once, one per bit. The decisions equal those of re-checking the whole
 puzzle after every removal, and `tests/test_puzzle.py` re-checks them from scratch. With numba
 (the `fast` extra), the checks run compiled (`recon.kernels`) with the same decisions: the basic
-loop whole; for advanced, trimming itself; for search, trimming proves a removal keeps the answer
-unique and a short search near the clue finds a second solution, leaving the exact search or
-MILP only the removals neither decides.
+loop whole; the pairwise rules; for elimination, trimming itself; for search, trimming proves a
+removal keeps the answer unique and a short search near the clue finds a second solution, leaving
+the exact search or MILP only the removals neither decides.
 
-Minimal means that no single clue can be removed, checked exhaustively. For basic and search, one
-pass over the clues in random order gives that: a removal never helps the single-clue rules (each
-needs its own clue) and never removes a solution, so a clue that could not go when it was tried
-cannot go later either. Trimming is not monotone that way: elimination bounds the rows of a
-reduced form, and one equation fewer changes those rows, so it can fix cells it could not fix with
-the equation (on random partial puzzles of 8x11, a case turned up within a few dozen tries; on 40x40
-removal paths, about once in a thousand checks). So advanced puzzles get more passes over the kept
-clues until one removes none (`_remove_clues_advanced`; with SAT, only over the clues that
-trimming failed: a clue kept for a second solution can never go). A grade is exact when the next weaker rule
-set does not solve the result; orders are retried until it does not. The final puzzle is certified
-unique by a complete engine before it is returned.
+Minimal means that no single clue can be removed, checked exhaustively. For basic, advanced and
+search, one pass over the clues in random order gives that: a removal never helps the single-clue
+or pairwise rules (they are monotone) and never removes a solution, so a clue that could not go
+when it was tried cannot go later either. Trimming with elimination is not monotone that way:
+elimination bounds the rows of a reduced form, and one equation fewer changes those rows, so it
+can fix cells it could not fix with the equation (on random partial puzzles of 8x11, a case
+turned up within a few dozen tries; on 40x40 removal paths, about once in a thousand checks). So
+elimination-grade puzzles get more passes over the kept clues until one removes none
+(`_remove_clues_elimination`; with SAT, only over the clues that trimming failed: a clue kept for
+a second solution can never go). A grade is exact when the next weaker rule set does not solve
+the result; orders are retried until it does not. The final puzzle is certified unique by a
+complete engine before it is returned.
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ from .incremental import ALL, LANES, Closure, basic_closures
 from .model import Problem, is_solution, make_problem, status, window_cells
 from .result import ReconError, Verdict
 
-DIFFICULTIES = ("basic", "advanced", "search")
+DIFFICULTIES = ("basic", "advanced", "elimination", "search")
 #: Use the compiled checks (recon.kernels) when numba is installed: the same decisions, faster.
 USE_KERNELS = kernels.AVAILABLE
 #: Below this many cells the Python basic loop finishes before numba has loaded its compiled code
@@ -65,12 +71,12 @@ BASIC_KERNEL_CELLS = 1000
 TRIM_KERNEL_CELLS = 1000
 #: Decide search-grade removals with an incremental SAT solver when python-sat is installed: the
 #: same decisions (uniqueness is a fact, whoever proves it), 25-50x faster at 20x20-30x30
-#: (bench/bench_puzzle.py). With numba too, advanced generation asks it first.
+#: (bench/bench_puzzle.py). With numba too, elimination-grade generation asks it first.
 USE_SAT = sat.AVAILABLE
-#: The complete engine that certifies advanced and search puzzles (see certify): SAT when
+#: The complete engine that certifies advanced, elimination and search puzzles (see certify): SAT when
 #: python-sat is installed, MILP otherwise.
 CERTIFIER = sat.NAME if sat.AVAILABLE else milp.NAME
-#: Advanced generation's first pass removes, in the order drawn, every clue whose removal the
+#: Elimination-grade generation's first pass (measured when that grade was called advanced) removes, in the order drawn, every clue whose removal the
 #: pairwise rules near it prove harmless (`local_proof`: the clues within LOCAL_RADII[-1] rows and
 #: columns, without it, fix its window, so trimming without it runs as it ran with it), and only
 #: then tries the others, in the same order, with SAT and whole-grid trimming. Against one pass
@@ -89,7 +95,7 @@ LOCAL_FIRST = True
 #: 100x100; asked only when the tiles found no second solution (late, where a SAT "no" costs
 #: most), it proved 20 of 641 questions at 60x60.
 LOCAL_RADII = (4, 10)
-#: Advanced generation's whole-grid trims start their pairwise phase warm: from the cells that
+#: Elimination-grade generation's whole-grid trims start their pairwise phase warm: from the cells that
 #: phase fixes on the puzzle without the next WARM_BLOCK clues to be tried (`kernels.pairwise_fixed`,
 #: found once for the block; `_WarmStarts`). The phase is monotone in the clues, so while every
 #: clue removed since is one of the block, each trim of a clue of the block reaches the same
@@ -102,6 +108,12 @@ LOCAL_RADII = (4, 10)
 #: all without it, 1.55 s with 64, 1.69 s with 256.
 WARM_BLOCK = 16
 WARM_OUTER = 64
+#: Advanced (pairwise) generation: the check near a clue in its first part, at this radius alone
+#: (`local_proof` at LOCAL_RADII[0]): ...
+PAIRWISE_NEAR = 4
+#: ... and the proof that a clue must stay: the pairwise rules cannot fix its window without it
+#: even when every cell farther than this many rows or columns from it is given (`_must_stay`).
+PAIRWISE_GIVEN = 6
 
 
 class GenerationFailed(ReconError):
@@ -177,7 +189,7 @@ class Puzzle:
     tries: int
     seconds: float
     certificate: str  # the complete engine that proved the answer unique
-    passes: int = 1  # passes over the clues (advanced, minimal: until one removes none)
+    passes: int = 1  # passes over the clues (elimination, minimal: until one removes none)
 
     @property
     def clue_count(self) -> int:
@@ -191,6 +203,17 @@ def is_basic(problem: Problem) -> bool:
 
 
 def is_advanced(problem: Problem) -> bool:
+    """Do trimming's basic and pairwise rules alone (no elimination) fix every cell?"""
+    trimmer = quiet.QuietTrimmer.of(problem)
+    try:
+        trimmer.load()
+        trimmer.run_pairwise()
+    except trim.Contradiction:
+        return False
+    return trimmer.is_done
+
+
+def is_trimmed(problem: Problem) -> bool:
     """Does trimming (all its rules) fix every cell? (trim's answer, without its written proof)"""
     return quiet.QuietTrimmer.of(problem).fixes_all()
 
@@ -228,8 +251,8 @@ def is_unique(problem: Problem, time_limit: float = 10.0) -> bool:
     return milp.solve(problem, limit=2, time_limit=time_limit).verdict is Verdict.UNIQUE
 
 
-CHECKS = {"basic": is_basic, "advanced": is_advanced, "search": is_unique}
-WEAKER = {"basic": None, "advanced": is_basic, "search": is_advanced}
+CHECKS = {"basic": is_basic, "advanced": is_advanced, "elimination": is_trimmed, "search": is_unique}
+WEAKER = {"basic": None, "advanced": is_basic, "elimination": is_advanced, "search": is_trimmed}
 
 
 def make_puzzle(
@@ -248,8 +271,10 @@ def make_puzzle(
     clues = status(field)
     check, weaker = CHECKS[difficulty], WEAKER[difficulty]
     everything = np.ones(clues.shape, dtype=bool)
-    if difficulty == "advanced" and USE_KERNELS:
+    if difficulty == "elimination" and USE_KERNELS:
         solved = kernels.trims_fully(clues, everything)
+    elif difficulty == "advanced":
+        solved = _all_fixed(_pairwise_values(clues, everything))
     elif difficulty == "search":
         # a full status: exact algebra counts its solutions in O(cells)
         solved = algebra.solve(make_problem(clues, everything), limit=2).verdict is Verdict.UNIQUE
@@ -263,11 +288,13 @@ def make_puzzle(
         _at(order=attempt, passes=1, part="")
         order = rng.permutation(clues.size)
         passes = 1
-        if difficulty == "advanced" and target is None:
-            known, passes = _remove_clues_advanced(field, order)
+        if difficulty == "elimination" and target is None:
+            known, passes = _remove_clues_elimination(field, order)
+        elif difficulty == "advanced":
+            known = _remove_clues_advanced(field, order, target)
         else:
             known = _remove_clues(field, order, difficulty, target)
-            if difficulty == "advanced" and known.sum() > target:
+            if difficulty == "elimination" and known.sum() > target:
                 known, passes = _more_passes(field, order, known, target)
         minimal = target is None or known.sum() > target
         problem = make_problem(clues, known)
@@ -298,13 +325,143 @@ def _singular_hint(shape: tuple[int, int]) -> str:
 def _solves(check, problem: Problem) -> bool:
     """Run a grade's check; trimming compiled when numba is there (the same answer) and its
     code is loaded already or the puzzle is large enough to pay for loading it (TRIM_KERNEL_CELLS)."""
-    if check is is_advanced and USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded()):
+    if check is is_trimmed and USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded()):
         return kernels.trims_fully(problem.clues, problem.known)
+    if check is is_advanced and USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded()):
+        return _all_fixed(kernels.pairwise_fixed(problem.clues, problem.known))
     return check(problem)
 
 
-def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
-    """Remove clues to an advanced puzzle that is minimal, and the number of passes it took.
+# -- advanced: the pairwise rules, which are monotone ------------------------------------------
+
+
+def _remove_clues_advanced(field: np.ndarray, order: np.ndarray, target: int | None) -> np.ndarray:
+    """Remove clues, in order, while trimming's basic and pairwise rules still fix every cell.
+
+    Those rules are monotone (a clue more or a cell fixed more never stops one of them, and their
+    fixpoint does not depend on the order they run in), so a clue that cannot go cannot go later
+    either, and one pass gives a minimal puzzle, checked exhaustively. And the puzzle without a
+    clue c is still solved exactly when the rules fix c's window without c: then c's equation is
+    0 = 0 and the rules reach the fixpoint they reached with c, every cell. Each removal is
+    decided by the first of these that answers, each exact:
+
+    1. first, every clue in order (as LOCAL_FIRST): the rules on the clues within PAIRWISE_NEAR
+       rows and columns of c, the cells beyond left free, fix c's window (`local_proof`'s
+       check): yes, it goes. The others are tried in the same order after that part:
+    2. the warm start, the rules' fixpoint on the puzzle without the next WARM_BLOCK clues to be
+       tried (`_WarmStarts`), fixes c's window: it goes (the fixpoint without c holds that one);
+    3. the rules cannot fix c's window even when every cell farther than PAIRWISE_GIVEN rows or
+       columns from c is given its value in the field (`_must_stay`): it stays;
+    4. the rules' whole-grid fixpoint without c, started from the warm start, fixes every cell.
+    """
+    clues = status(field)
+    shape, size = field.shape, field.size
+    known = np.ones(size, dtype=bool)
+    kept = size
+    rest = []
+    _at(part=" (the clues the check near them settles)")
+    for step, c in enumerate(order):
+        if target is not None and kept <= target:
+            break
+        _tick(step, len(order), kept, size)
+        c = int(c)
+        known[c] = False
+        if _window_fixed_nearby(clues, known.reshape(shape), c, PAIRWISE_NEAR):
+            kept -= 1
+        else:
+            known[c] = True
+            rest.append(c)
+    _at(part="")
+    rest = np.array(rest, dtype=np.int64)
+    warm = _WarmStarts(shape)
+    for step, c in enumerate(rest.tolist()):
+        if target is not None and kept <= target:
+            break
+        _tick(step, len(rest), kept, size)
+        known[c] = False
+        start = warm.for_trim(clues, known, rest, step)
+        if start is None or not _window_all_fixed(start, c):
+            grid = known.reshape(shape)
+            keep = _must_stay(field, clues, grid, c, PAIRWISE_GIVEN) or not _all_fixed(_pairwise_values(clues, grid, start))
+            if keep:
+                known[c] = True
+                continue
+        kept -= 1
+        warm.gone(c)
+    return known.reshape(shape)
+
+
+def _pairwise_values(clues: np.ndarray, known: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
+    """The fixpoint of trimming's basic and pairwise rules on a puzzle: each cell's value (int8,
+    -1 open), or None if the clues contradict each other; start: cells known to be fixed there
+    already (a warm start, -1 for the others). Compiled with numba (`kernels.pairwise_fixed`),
+    else recon.engines.quiet: the same fixpoint."""
+    if USE_KERNELS:
+        return kernels.pairwise_fixed(clues, known, start)
+    rows, cols = clues.shape
+    value = np.full(clues.size, -1, dtype=np.int8) if start is None else np.asarray(start, dtype=np.int8).ravel().copy()
+    equations = []
+    for r, c in zip(*np.nonzero(known)):
+        cells = [y * cols + x for y, x in window_cells(clues.shape, int(r), int(c))]
+        mines = sum(int(value[x]) for x in cells if value[x] > 0)
+        equations.append(("", [x for x in cells if value[x] < 0], int(clues[r, c]) - mines))
+    trimmer = quiet.QuietTrimmer(clues.shape, np.flatnonzero(value < 0).tolist(), equations)
+    try:
+        trimmer.load()
+        trimmer.run_pairwise()
+    except trim.Contradiction:
+        return None
+    found = trimmer.value
+    return np.where(value < 0, found, value).reshape(clues.shape).astype(np.int8)
+
+
+def _all_fixed(value: np.ndarray | None) -> bool:
+    """Is every cell fixed (and the clues not contradictory)?"""
+    return value is not None and bool((value >= 0).all())
+
+
+def _window_all_fixed(value: np.ndarray, c: int) -> bool:
+    """Is every cell of clue c's window fixed in value (flat index c)?"""
+    rows, cols = value.shape
+    r, q = divmod(c, cols)
+    return bool((value[max(r - 1, 0) : r + 2, max(q - 1, 0) : q + 2] >= 0).all())
+
+
+def _window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: int) -> bool:
+    """`local_proof`'s check at one radius: compiled with numba, else its Python twin."""
+    check = kernels.window_fixed_nearby if USE_KERNELS else window_fixed_nearby_python
+    return check(clues, known, c, radius)
+
+
+def _must_stay(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int) -> bool:
+    """A proof that the pairwise rules cannot fix clue c's window on the puzzle without c (known,
+    c out already): they do not fix it even when every cell farther than `given` rows or columns
+    from c is given its value in the field.
+
+    Sound: the rules are sound and the field meets every clue, so whatever they fix on the whole
+    puzzle is the field's value; giving more cells can only fix more (they are monotone). So the
+    fixpoint with those cells given holds the whole-grid one. It is found on a crop of the grid,
+    `given` + 2 around c: a clue whose window leaves the crop sees given cells only, and says
+    nothing more."""
+    rows, cols = field.shape
+    r, q = divmod(c, cols)
+    y0, y1 = max(r - given - 2, 0), min(r + given + 3, rows)
+    x0, x1 = max(q - given - 2, 0), min(q + given + 3, cols)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    inside = (
+        ((ys > y0) | (ys == 0)) & ((ys < y1 - 1) | (ys == rows - 1))
+        & ((xs > x0) | (xs == 0)) & ((xs < x1 - 1) | (xs == cols - 1))
+    )
+    near = (np.abs(ys - r) <= given) & (np.abs(xs - q) <= given)
+    start = np.where(near, -1, field[y0:y1, x0:x1]).astype(np.int8)
+    value = _pairwise_values(clues[y0:y1, x0:x1], known[y0:y1, x0:x1] & inside, start)
+    if value is None:  # never expected: the field meets the clues
+        return False
+    return not _window_all_fixed(value, (r - y0) * (x1 - x0) + q - x0)
+
+
+def _remove_clues_elimination(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
+    """Remove clues to an elimination-grade puzzle that is minimal, and the number of passes it took.
 
     The first pass has two parts (LOCAL_FIRST): every clue the check near it proves removable goes,
     in order (`_remove_local`); then the others are tried in the same order as in any pass. The
@@ -326,12 +483,12 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
     if LOCAL_FIRST:
         known, order = _remove_local(field, order)
     stalls: dict[int, kernels.LargeGroup] = {}
-    known, held, settled = _advanced_pass(field, order, known, stalls=stalls)
+    known, held, settled = _elimination_pass(field, order, known, stalls=stalls)
     passes = 1
     while held.any():
         passes += 1
         _at(passes=passes)
-        again, held, settled = _advanced_pass(field, order[held[order]], known, settled, stalls)
+        again, held, settled = _elimination_pass(field, order[held[order]], known, settled, stalls)
         if again.sum() == known.sum():
             return known, passes
         known = again
@@ -339,7 +496,7 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray) -> tuple[np.nda
 
 
 def _more_passes(field: np.ndarray, order: np.ndarray, known: np.ndarray, target: int) -> tuple[np.ndarray, int]:
-    """An advanced removal toward a clue target that one pass did not reach: pass over the kept
+    """An elimination-grade removal toward a clue target that one pass did not reach: pass over the kept
     clues again, in order, until the target is reached or a pass removes none (then the puzzle is
     minimal, as without a target: trimming is not monotone, so one pass does not show that); the
     clues kept and the number of passes, that last one included."""
@@ -347,7 +504,7 @@ def _more_passes(field: np.ndarray, order: np.ndarray, known: np.ndarray, target
     while known.sum() > target:
         passes += 1
         _at(passes=passes)
-        again = _remove_clues(field, order[known.ravel()[order]], "advanced", target, known)
+        again = _remove_clues(field, order[known.ravel()[order]], "elimination", target, known)
         if again.sum() == known.sum():
             break
         known = again
@@ -387,7 +544,7 @@ def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, rad
     they see and one ring around, free; is c's window fixed at their fixpoint? The fixpoint does
     not depend on the order the rules run in, so this is the compiled answer (tests compare).
     (recon.engines.quiet's pairwise rules: the Trimmer's, which wrote their proof, took 1.5 of
-    the 2.1 s of a 10x10 advanced generation without numba.)"""
+    the 2.1 s of a 10x10 generation of the elimination grade, then called advanced, without numba.)"""
     rows, cols = clues.shape
     r, q = divmod(c, cols)
     r0, r1 = max(r - radius - 1, 0), min(r + radius + 2, rows)
@@ -413,16 +570,16 @@ def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, rad
     return trimmer.all_fixed([local(y, x) for y, x in window_cells(clues.shape, r, q)])
 
 
-def _advanced_pass(
+def _elimination_pass(
     field: np.ndarray, order: np.ndarray, known: np.ndarray | None, settled: np.ndarray | None = None,
     stalls: dict[int, kernels.LargeGroup] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """One pass of advanced removals over `order`: the clues kept, (flat) those that a later
+    """One pass of elimination-grade removals over `order`: the clues kept, (flat) those that a later
     pass must try again (with SAT, the ones trimming failed; without, every one kept), and (flat,
     with SAT) those of them last tried on the puzzle the pass ends with (see _remove_clues_sat)."""
     if USE_SAT and USE_KERNELS:
-        return _remove_clues_sat(field, order, None, "advanced", known, settled, stalls)
-    kept = _remove_clues(field, order, "advanced", None, known)
+        return _remove_clues_sat(field, order, None, "elimination", known, settled, stalls)
+    kept = _remove_clues(field, order, "elimination", None, known)
     return kept, kept.ravel(), None
 
 
@@ -443,7 +600,7 @@ def _remove_clues(field: np.ndarray, order: np.ndarray, difficulty: str, target:
         raise ValueError("the basic removal loop starts from every clue")
     if difficulty == "basic" and USE_KERNELS and (field.size >= BASIC_KERNEL_CELLS or kernels.loaded()):
         return kernels.remove_clues_basic(field, order, target)
-    if USE_SAT and (difficulty == "search" or (difficulty == "advanced" and USE_KERNELS)):
+    if USE_SAT and (difficulty == "search" or (difficulty == "elimination" and USE_KERNELS)):
         return _remove_clues_sat(field, order, target, difficulty, known)[0]
     closure = Closure(field, None if known is None else known.ravel())
     cache: dict = {}
@@ -476,19 +633,19 @@ def _remove_clues_sat(
     stalls: dict[int, kernels.LargeGroup] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The removal loop with an incremental SAT solver (`sat.SecondSolution`) asked first; the
-    clues kept, those of them kept only because trimming failed (advanced), and those of these
+    clues kept, those of them kept only because trimming failed (elimination), and those of these
     last tried on the puzzle the loop ends with (no clue went after them).
 
-    settled (flat, advanced, a later pass): clues kept because trimming failed without them, on
+    settled (flat, elimination, a later pass): clues kept because trimming failed without them, on
     the very puzzle this pass starts from. While no clue has gone in this pass, the puzzle is that
     one, and both checks would answer as they did: such a clue is kept without asking.
 
-    search: its answer decides. advanced: a second solution without the clue means trimming
+    search: its answer decides. elimination: a second solution without the clue means trimming
     cannot solve the puzzle either (it is sound), so the clue stays; otherwise compiled trimming
-    decides. Asking SAT first halved advanced generation at 30x30 and 40x40 (3.8 to 1.9 s, 21.6
+    decides. Asking SAT first halved this generation at 30x30 and 40x40 (3.8 to 1.9 s, 21.6
     to 10.7 s), since trimming a puzzle it cannot solve was the slowest check (issue 5 note).
 
-    stalls (advanced, filled and read across passes): for a clue whose trim failed on a group of
+    stalls (elimination, filled and read across passes): for a clue whose trim failed on a group of
     open cells too large for elimination, that group (`kernels.LargeGroup`). While the clues
     left still join a part of it too large, trimming without the clue fails again: it is kept
     without asking (the decision SAT and trimming would make).
@@ -498,11 +655,11 @@ def _remove_clues_sat(
 
     known: the clues still in force (after `_remove_local`, or a later pass; only the clues in
     `order` are tried). Without it (a first pass in turn: a clue target, or not LOCAL_FIRST),
-    advanced asks `local_proof` before SAT; a yes settles the removal (the same decision,
+    elimination asks `local_proof` before SAT; a yes settles the removal (the same decision,
     sooner). With it, the check is not asked: it said no to these clues already, and it stays no
     with fewer clues.
     """
-    local = difficulty == "advanced" and known is None
+    local = difficulty == "elimination" and known is None
     known = np.ones(field.size, dtype=bool) if known is None else known.ravel().copy()
     kept = int(known.sum())
     shape = field.shape
@@ -533,7 +690,7 @@ def _remove_clues_sat(
                 keep = False
             else:
                 keep = oracle.another_without(c)
-                if not keep and difficulty == "advanced":
+                if not keep and difficulty == "elimination":
                     # the puzzle with c was solved by trimming (every removal so far kept it so)
                     solved, large = kernels.trim_verdict(
                         clues, known.reshape(shape), solved_with=c, start=warm.for_trim(clues, known, order, step)
@@ -578,8 +735,8 @@ class _WarmStarts:
         self.block = _next_clues(known, order, step, WARM_BLOCK)
         if self.outer_start is None or np.any(self.block & ~self.outer):
             self.outer = _next_clues(known, order, step, max(WARM_OUTER, WARM_BLOCK))
-            self.outer_start = kernels.pairwise_fixed(clues, (known & ~self.outer).reshape(self.shape))
-        self.start = kernels.pairwise_fixed(clues, (known & ~self.block).reshape(self.shape), start=self.outer_start)
+            self.outer_start = _pairwise_values(clues, (known & ~self.outer).reshape(self.shape))
+        self.start = _pairwise_values(clues, (known & ~self.block).reshape(self.shape), start=self.outer_start)
         return self.start
 
     def gone(self, c: int) -> None:
@@ -637,11 +794,11 @@ def _still_solved(closure: Closure, c: int, difficulty: str, cache: dict) -> boo
     if difficulty == "basic":
         return False
     if USE_KERNELS:
-        # compiled trimming decides advanced; for search, trimming's success proves uniqueness
+        # compiled trimming decides elimination; for search, trimming's success proves uniqueness
         # and a second solution found near c disproves it, so only the rest needs the exact check
         known = np.array(closure.active, dtype=bool).reshape(closure.shape)
         outcome, fixed = kernels.trim_outcome(closure.clues, known, field=closure.field, removed=c)
-        if difficulty == "advanced" or outcome != "stalled":
+        if difficulty == "elimination" or outcome != "stalled":
             return outcome == "trimmed"
         # the cells trimming fixed are the same in every solution: search the others
         fixed = fixed.ravel()
@@ -663,7 +820,7 @@ def _still_solved(closure: Closure, c: int, difficulty: str, cache: dict) -> boo
 
 
 def _group_solved(closure: Closure, cells: list[int], clues: list[int], difficulty: str) -> bool:
-    """Is one group of open cells fixed by trimming (advanced) or proved unique (search)?"""
+    """Is one group of open cells fixed by trimming (elimination) or proved unique (search)?"""
     equations = closure.equations(clues)
     if difficulty == "search":
         return not _another_solution(cells, [(eq_cells, need) for _, eq_cells, need in equations], closure.truth)

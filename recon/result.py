@@ -52,7 +52,7 @@ class Result:
     decided: np.ndarray | None = None  # bool mask of the cells fixed (None for a contradiction)
     partial: np.ndarray | None = None  # their values (True = mine), read only where decided
     trace: list = field(default_factory=list)  # the deductions, in order (recon.engines.trim.Step)
-    grade: str | None = None  # "basic", "advanced" or "search"
+    grade: str | None = None  # "basic", "advanced", "elimination" or "search"
 
     def __post_init__(self) -> None:
         if self.solution_count < 0:

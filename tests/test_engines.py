@@ -194,7 +194,7 @@ def test_backjumping_search_matches_milp_enumeration_on_partial_status(shape):
             assert field.tobytes() in keys(a.solutions)
 
 
-@pytest.mark.parametrize("difficulty", ["basic", "advanced", "search"])
+@pytest.mark.parametrize("difficulty", ["basic", "advanced", "elimination", "search"])
 @pytest.mark.parametrize("shape", [(5, 9), (9, 5), (3, 14)])
 def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, shape):
     from recon.engines import hybrid, milp, trim
@@ -209,7 +209,7 @@ def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, sha
     result = hybrid.solve(problem, limit=3)
     assert result.verdict is Verdict.UNIQUE and np.array_equal(result.solutions[0], puzzle.field)
     assert result.grade == trim.solve(problem).grade == difficulty
-    assert (result.stats["trimmed"] > 0) == (difficulty == "advanced") or difficulty == "search"
+    assert (result.stats["trimmed"] > 0) == (difficulty in ("advanced", "elimination")) or difficulty == "search"
     # an ambiguous variant: drop clues until there are several solutions; counts must agree
     known = puzzle.known.copy()
     for r, c in np.argwhere(known)[:2]:

@@ -15,7 +15,7 @@ from recon.engines import backtrack, sat, trim
 from recon.puzzle import CHECKS, generate_puzzle, make_puzzle, parse_clue_target
 
 
-@pytest.mark.parametrize("difficulty", ["basic", "advanced", "search"])
+@pytest.mark.parametrize("difficulty", ["basic", "advanced", "elimination", "search"])
 @pytest.mark.parametrize("shape", [(6, 7), (4, 9), (9, 14)])  # 126 cells: two batches of 64
 def test_generated_puzzle_is_unique_graded_and_minimal(difficulty, shape):
     puzzle = generate_puzzle(*shape, 45, np.random.default_rng(sum(shape)), difficulty=difficulty)
@@ -32,7 +32,7 @@ def test_generated_puzzle_is_unique_graded_and_minimal(difficulty, shape):
 
 
 def test_clue_target_stops_early():
-    puzzle = generate_puzzle(6, 6, 40, np.random.default_rng(1), difficulty="advanced", target=30)
+    puzzle = generate_puzzle(6, 6, 40, np.random.default_rng(1), difficulty="elimination", target=30)
     assert puzzle.clue_count == 30 and not puzzle.minimal
 
 
@@ -76,16 +76,16 @@ def run(*argv):
 
 
 def test_cli_puzzle_is_reproducible_and_explained_at_its_grade(tmp_path):
-    code, first, err = run("generate", "5", "8", "40", "--seed", "9", "--puzzle", "--difficulty", "advanced")
-    assert code == 0 and "grade advanced" in err and "certified unique" in err
+    code, first, err = run("generate", "5", "8", "40", "--seed", "9", "--puzzle", "--difficulty", "elimination")
+    assert code == 0 and "grade elimination" in err and "certified unique" in err
     assert "every clue was tried; 2 passes, until one removed none" in err  # the second removed none
-    assert first == run("generate", "5", "8", "40", "--seed", "9", "--puzzle", "--difficulty", "advanced")[1]
+    assert first == run("generate", "5", "8", "40", "--seed", "9", "--puzzle", "--difficulty", "elimination")[1]
     clues, known = parse_status(first)
     assert clues.shape == (5, 8) and not known.all()
     path = tmp_path / "p.txt"
     path.write_text(first)
     code, out, _ = run("explain", str(path))
-    assert code == 0 and "(grade advanced)" in out
+    assert code == 0 and "(grade elimination)" in out
 
 
 def test_cli_puzzle_formats_and_bad_clues():
@@ -132,7 +132,7 @@ def test_cli_reports_the_clue_target_it_stopped_at(shape):
 PROGRESS = re.compile(r"recon: (?:field (\d+), )?(?:order (\d+), )?pass (\d+)(.*): (\d+) of (\d+) clues tried, (\d+) of (\d+) left, \d+ s$")
 
 
-@pytest.mark.parametrize("difficulty, shape", [("basic", (1, 13)), ("basic", (7, 9)), ("advanced", (9, 7)), ("search", (7, 9))])
+@pytest.mark.parametrize("difficulty, shape", [("basic", (1, 13)), ("basic", (7, 9)), ("elimination", (9, 7)), ("search", (7, 9))])
 def test_cli_generate_reports_progress_when_asked(monkeypatch, difficulty, shape):
     """--progress: lines on stderr say which field, order and pass generation is on and how many
     clues it has tried and left (here every time: PROGRESS_SECONDS 0); the puzzle is the same as
@@ -157,7 +157,7 @@ def test_cli_generate_reports_progress_when_asked(monkeypatch, difficulty, shape
         tried, total, left, size = (int(m.group(i)) for i in (5, 6, 7, 8))
         assert 0 <= tried < total <= size == cells and 0 < left <= cells
     assert int(reports[0].group(7)) >= int(reports[-1].group(7))  # clues only go
-    if difficulty == "advanced" and puzzle_module.USE_KERNELS:
+    if difficulty == "elimination" and puzzle_module.USE_KERNELS:
         assert any(m.group(4) == " (the clues the check near them settles)" for m in reports)
 
     class Terminal(io.StringIO):
@@ -187,15 +187,15 @@ def test_cli_suggests_python_sat_for_search_generation_without_it(monkeypatch, u
 
 
 @pytest.mark.parametrize("use_kernels", [True, False])
-def test_cli_suggests_numba_for_advanced_generation_without_it(monkeypatch, use_kernels):
+def test_cli_suggests_numba_for_elimination_generation_without_it(monkeypatch, use_kernels):
     from recon import puzzle as puzzle_module
 
     if use_kernels and not puzzle_module.kernels.AVAILABLE:
         pytest.skip("numba is not installed")
     monkeypatch.setattr(puzzle_module, "USE_KERNELS", use_kernels)
-    argv = ["generate", "16", "25", "50", "--seed", "3", "--puzzle", "--difficulty", "advanced", "--clues", "0.9"]
+    argv = ["generate", "16", "25", "50", "--seed", "3", "--puzzle", "--difficulty", "elimination", "--clues", "0.6"]
     code, out, err = run(*argv)
-    assert code == 0 and "grade advanced" in err
+    assert code == 0 and "grade elimination" in err
     assert ("pip install 'recon[fast,sat]'" in err) is not use_kernels
     code, out, err = run("generate", "5", "8", "50", *argv[4:])  # small: no hint
     assert code == 0 and "pip install" not in err
@@ -282,14 +282,14 @@ def test_compiled_trimming_decides_as_trim_does(shape):
 
 @pytest.mark.parametrize("shape", [(14, 23), (23, 14)])
 def test_compiled_trimming_shortcut_when_the_pairwise_phase_fixes_the_removed_clues_window(shape):
-    """A minimal advanced puzzle and one of its removed clues c put back: trimming solves the
+    """A minimal elimination-grade puzzle and one of its removed clues c put back: trimming solves the
     puzzle with c (checked), and without c, once the pairwise phase fixes c's window, trimming
     runs as it did with c: trim_outcome(..., solved_with=c) says "trimmed" there, with cells still
     open for elimination; its verdict is trim's every time."""
     pytest.importorskip("numba")
     from recon import kernels
 
-    puzzle = generate_puzzle(*shape, 50, np.random.default_rng(2), difficulty="advanced")
+    puzzle = generate_puzzle(*shape, 50, np.random.default_rng(2), difficulty="elimination")
     clues, known = puzzle.clues, puzzle.known
     early = 0
     for c in np.flatnonzero(~known.ravel()).tolist():
@@ -364,7 +364,7 @@ def test_compiled_trimming_out_of_room_or_range_still_decides(monkeypatch):
         assert kernels.trims_fully(clues, known) == expected
 
 
-@pytest.mark.parametrize("difficulty", ["advanced", "search"])
+@pytest.mark.parametrize("difficulty", ["elimination", "search"])
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (3, 10), (7, 5), (9, 14)])  # 2xk: fields rarely solve
 def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shape):
     """Advanced and search generation with the compiled trimming keep exactly the clues the
@@ -437,7 +437,7 @@ def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
 
 
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
-def test_sat_first_advanced_removal_makes_the_exact_decisions(monkeypatch, shape):
+def test_sat_first_elimination_removal_makes_the_exact_decisions(monkeypatch, shape):
     """Advanced generation asking SAT before compiled trimming keeps exactly the clues the
     Python path (incremental closure and group-wise trimming, no numba, no SAT) keeps."""
     from recon import puzzle as puzzle_module
@@ -449,7 +449,7 @@ def test_sat_first_advanced_removal_makes_the_exact_decisions(monkeypatch, shape
     fast = {"USE_SAT": True, "USE_KERNELS": True}
     slow = {"USE_SAT": False, "USE_KERNELS": False}
     compared, removed = _compare_removal_paths(
-        monkeypatch, shape, "advanced", puzzle_module.is_advanced, densities, 400, fast, slow
+        monkeypatch, shape, "elimination", puzzle_module.is_trimmed, densities, 400, fast, slow
     )
     assert compared == 3 and removed > 0
 
@@ -471,7 +471,7 @@ def test_certify_with_the_planted_field_proves_or_refuses(monkeypatch, seed_exam
         puzzle_module.certify(problem, "search", ~puzzle.field)
     clues, solutions = seed_examples["seed-5x5"]  # two solutions: knowing one proves nothing
     assert puzzle_module.certify(make_problem(clues), "search", solutions[0]) is None
-    assert puzzle_module.certify(make_problem(clues), "advanced") is None
+    assert puzzle_module.certify(make_problem(clues), "elimination") is None
     # one clue fewer than the minimal puzzle: not unique any more, and certify says so
     weaker = puzzle.known.copy()
     weaker.flat[np.flatnonzero(weaker)[0]] = False
@@ -486,12 +486,12 @@ def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, s
     monkeypatch.setattr(puzzle_module, "CERTIFIER", certifier)
     basic = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="basic")
     assert basic.certificate == "backtrack"
-    advanced = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="advanced")
-    assert advanced.certificate == certifier
+    graded = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="elimination")
+    assert graded.certificate == certifier
     problem = make_problem(basic.clues, basic.known)
     ambiguous = make_problem(seed_examples["seed-5x5"][0])  # two solutions
     assert puzzle_module.certify(ambiguous, "basic") is None
-    assert puzzle_module.certify(ambiguous, "advanced") is None
+    assert puzzle_module.certify(ambiguous, "elimination") is None
     # backtracking out of time: the certifier decides
     undecided = Result(Verdict.UNDECIDED, [], False, "backtrack", 1.0, {}, "time limit")
     monkeypatch.setattr(backtrack, "solve", lambda *args, **kwargs: undecided)
@@ -500,21 +500,21 @@ def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, s
 
 
 @pytest.fixture(scope="module")
-def advanced_puzzles():
-    return [generate_puzzle(9, 11, 50, np.random.default_rng(seed), difficulty="advanced") for seed in range(6)]
+def elimination_puzzles():
+    return [generate_puzzle(9, 11, 50, np.random.default_rng(seed), difficulty="elimination") for seed in range(6)]
 
 
 @pytest.mark.parametrize("max_cells", [10, 40, 60])
-def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, advanced_puzzles, max_cells):
+def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, elimination_puzzles, max_cells):
     """Elimination runs only on groups of at most ELIMINATION_MAX_CELLS open cells (3000: only
-    grids past 54x54 meet larger ones). With small limits, minimal advanced puzzles become too
+    grids past 54x54 meet larger ones). With small limits, minimal elimination-grade puzzles become too
     hard for some of them, and the compiled trimming still decides as trim does."""
     pytest.importorskip("numba")
     from recon import kernels
 
     monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", max_cells)
     verdicts = []
-    for puzzle in advanced_puzzles:
+    for puzzle in elimination_puzzles:
         reference = trim.solve(make_problem(puzzle.clues, puzzle.known)).verdict is Verdict.UNIQUE
         assert kernels.trims_fully(puzzle.clues, puzzle.known) == reference
         verdicts.append(reference)
@@ -567,14 +567,14 @@ def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(mon
 @pytest.mark.parametrize("transpose", [False, True])
 def test_compiled_trimming_eliminates_beside_a_group_too_large(monkeypatch, transpose):
     """One grid, two parts no clue sees both of: above, rows whose few clues leave a group of 57
-    open cells; below a wall of 0 clues, a 6x13 advanced puzzle whose group (31 open cells after
+    open cells; below a wall of 0 clues, a 6x13 elimination-grade puzzle whose group (31 open cells after
     the pairwise phase) only elimination solves. With the limit at 31, trimming solves the lower
     part and leaves the upper one: the compiled trimmer leaves out the upper group's equations
     and fixes trim's cells, and trims_fully says no. (Transposed: the same, by columns.)"""
     pytest.importorskip("numba")
     from recon import kernels
 
-    lower = generate_puzzle(6, 13, 50, np.random.default_rng(9), difficulty="advanced")
+    lower = generate_puzzle(6, 13, 50, np.random.default_rng(9), difficulty="elimination")
     field = np.zeros((14, 13), dtype=bool)
     field[:5] = np.random.default_rng(9).random((5, 13)) < 0.5
     field[8:] = lower.field
@@ -618,13 +618,13 @@ def _open_group_sizes(known, fixed):
 
 
 @pytest.mark.parametrize("fast", [True, False])
-def test_advanced_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
-    """Trimming is not monotone, so one pass can leave an advanced puzzle with a clue that could
+def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
+    """Trimming is not monotone, so one pass can leave an elimination-grade puzzle with a clue that could
     go (here, on a 9 x 13 field: r2c5 could go after the first pass); more passes remove it, and
     then no clue can go (checked by trimming each one away, with the Python trimmer). The same
     with the SAT and compiled paths and with the pure Python one."""
     from recon import puzzle as puzzle_module
-    from recon.puzzle import _remove_clues, _remove_clues_advanced
+    from recon.puzzle import _remove_clues, _remove_clues_elimination
 
     if fast and not (sat.AVAILABLE and puzzle_module.USE_KERNELS):
         pytest.skip("needs python-sat and numba")
@@ -646,11 +646,11 @@ def test_advanced_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
                 out.append((int(r), int(c)))
         return out
 
-    first = _remove_clues(field, order, "advanced", None)
+    first = _remove_clues(field, order, "elimination", None)
     asked = []  # the puzzles trimming is asked about (SAT path)
     real = puzzle_module.kernels.trim_verdict
     monkeypatch.setattr(puzzle_module.kernels, "trim_verdict", lambda clues, known, **k: asked.append(known.tobytes()) or real(clues, known, **k))
-    known, passes = _remove_clues_advanced(field, order)
+    known, passes = _remove_clues_elimination(field, order)
     if fast:  # a clue tried on the puzzle a pass starts from is not tried again on it
         assert len(asked) == len(set(asked)) > 0
     assert removable(first) == [(1, 4)]
@@ -658,7 +658,7 @@ def test_advanced_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
     assert removable(known) == []
     monkeypatch.setattr(puzzle_module, "LOCAL_FIRST", True)  # the clues the local check settles first
-    known, passes = _remove_clues_advanced(field, order)
+    known, passes = _remove_clues_elimination(field, order)
     assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
     assert removable(known) == []
 
@@ -726,9 +726,9 @@ def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shap
     field = random_field(*shape, 50, rng)
     order = rng.permutation(field.size)
     clues = status(field)
-    with_check, passes = puzzle_module._remove_clues_advanced(field, order)
+    with_check, passes = puzzle_module._remove_clues_elimination(field, order)
     monkeypatch.setattr(puzzle_module, "LOCAL_RADII", ())
-    without, passes_without = puzzle_module._remove_clues_advanced(field, order)
+    without, passes_without = puzzle_module._remove_clues_elimination(field, order)
     assert np.array_equal(with_check, without) and passes == passes_without
     assert len(settled) > 20
     assert trim.solve(make_problem(clues, with_check)).verdict is Verdict.UNIQUE
@@ -767,7 +767,7 @@ def test_python_twin_of_the_check_near_the_clue_gives_the_compiled_answer(shape)
 
 
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
-def test_advanced_generation_gives_the_same_puzzle_on_every_path(monkeypatch, shape):
+def test_elimination_generation_gives_the_same_puzzle_on_every_path(monkeypatch, shape):
     """Advanced generation (the clues the check near them settles first, then the others with
     every pass they need) keeps the same clues, in as many passes, with python-sat and numba, with
     numba alone and with neither: same seed, same puzzle."""
@@ -785,14 +785,14 @@ def test_advanced_generation_gives_the_same_puzzle_on_every_path(monkeypatch, sh
             break
         rng = np.random.default_rng(seed)
         field = random_field(*shape, int(rng.integers(*densities)), rng)
-        if not puzzle_module.is_advanced(make_problem(status(field))):
+        if not puzzle_module.is_trimmed(make_problem(status(field))):
             continue
         order = rng.permutation(field.size)
         results = []
         for flags in paths:
             for name, value in flags.items():
                 monkeypatch.setattr(puzzle_module, name, value)
-            known, passes = puzzle_module._remove_clues_advanced(field, order)
+            known, passes = puzzle_module._remove_clues_elimination(field, order)
             results.append((known.tobytes(), passes))
         assert len(set(results)) == 1, (shape, seed, results)
         compared += 1
@@ -802,7 +802,7 @@ def test_advanced_generation_gives_the_same_puzzle_on_every_path(monkeypatch, sh
 
 @needs_numba
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3), (13, 17)])
-def test_local_first_pass_gives_a_minimal_advanced_puzzle(monkeypatch, shape):
+def test_local_first_pass_gives_a_minimal_elimination_puzzle(monkeypatch, shape):
     """With the clues the check near them settles removed first (LOCAL_FIRST), on grids wider than
     the check's reach: trimming solves the result, and no clue of it can go (each checked with the
     Python trimmer); most removals were settled by the check alone."""
@@ -817,7 +817,7 @@ def test_local_first_pass_gives_a_minimal_advanced_puzzle(monkeypatch, shape):
     clues = status(field)
     if not trim.solve(make_problem(clues)).verdict is Verdict.UNIQUE:
         pytest.skip("this field's full status is not trimmed")
-    known, passes = puzzle_module._remove_clues_advanced(field, rng.permutation(field.size))
+    known, passes = puzzle_module._remove_clues_elimination(field, rng.permutation(field.size))
     assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
     for r, c in np.argwhere(known):
         fewer = known.copy()
@@ -935,7 +935,7 @@ def test_generation_keeps_the_same_clues_with_the_large_group_proofs(monkeypatch
             if not use:
                 patch.setattr(kernels.LargeGroup, "still_too_large", lambda self, known: False)
             calls.clear()
-            made[use] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="advanced")
+            made[use] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="elimination")
                          for shape in [(9, 13), (14, 8), (4, 25)] for s in range(3)]
             trims[use] = len(calls)
     assert [p.known.tobytes() for p in made[True]] == [p.known.tobytes() for p in made[False]]
@@ -994,7 +994,7 @@ def test_warm_started_trims_keep_the_same_clues(monkeypatch):
     for sizes in [(0, 0), (2, 3), (2, 16), (16, 256)]:
         monkeypatch.setattr(puzzle_module, "WARM_BLOCK", sizes[0])
         monkeypatch.setattr(puzzle_module, "WARM_OUTER", sizes[1])
-        made[sizes] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="advanced").known.tobytes()
+        made[sizes] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="elimination").known.tobytes()
                        for shape in [(9, 13), (14, 8), (3, 30)] for s in range(3)]
     assert all(puzzle == made[0, 0] for puzzle in made.values())
 
@@ -1013,25 +1013,26 @@ def test_search_generation_on_a_singular_side_says_why_it_fails(shape, mines):
         make_puzzle(field, np.random.default_rng(0), difficulty="search")
 
 
-@pytest.mark.parametrize("shape", [(3, 10), (10, 3), (6, 7)])
-def test_an_advanced_clue_target_out_of_reach_still_gives_a_minimal_puzzle(shape):
-    """--clues N for advanced: when N cannot be reached, the puzzle is minimal as it says, checked
-    from scratch (trimming is not monotone, so that takes passes until one removes none); when
-    N can be reached, it stops there."""
+@pytest.mark.parametrize("shape", [(3, 10), (10, 3), (7, 6)])
+def test_an_elimination_clue_target_out_of_reach_still_gives_a_minimal_puzzle(shape):
+    """--clues N for elimination: when N cannot be reached, the puzzle is minimal as it says,
+    checked from scratch (trimming is not monotone, so that takes passes until one removes none);
+    when N can be reached, it stops there. (Not every N can: with a few clues more than minimal,
+    a 6x7 field's puzzles were all solved by the pairwise rules, too easy for the grade.)"""
     rng = np.random.default_rng(sum(shape))
     field = random_field(*shape, 50, rng)
-    puzzle = make_puzzle(field, np.random.default_rng(1), difficulty="advanced", target=1)
+    puzzle = make_puzzle(field, np.random.default_rng(1), difficulty="elimination", target=1)
     assert puzzle.minimal and puzzle.clue_count > 1 and puzzle.passes >= 2
     for r, c in np.argwhere(puzzle.known):
         fewer = puzzle.known.copy()
         fewer[r, c] = False
         assert trim.solve(make_problem(puzzle.clues, fewer)).verdict is not Verdict.UNIQUE, (r, c)
-    within = make_puzzle(field, np.random.default_rng(1), difficulty="advanced", target=puzzle.clue_count + 3)
+    within = make_puzzle(field, np.random.default_rng(1), difficulty="elimination", target=puzzle.clue_count + 3)
     assert not within.minimal and within.clue_count == puzzle.clue_count + 3
 
 
 def test_cli_says_when_the_clue_target_was_out_of_reach():
-    code, out, err = run("generate", "4", "7", "50", "--seed", "2", "--puzzle", "--difficulty", "advanced", "--clues", "1")
+    code, out, err = run("generate", "4", "7", "50", "--seed", "2", "--puzzle", "--difficulty", "elimination", "--clues", "1")
     assert code == 0 and "not down to the 1 clues asked (--clues 1) but minimal: no remaining clue can be removed" in err
     assert "passes, until one removed none" in err
     code, out, err = run("generate", "4", "7", "50", "--seed", "2", "--puzzle", "--clues", "20")
@@ -1042,7 +1043,7 @@ def test_cli_says_when_the_clue_target_was_out_of_reach():
 @pytest.mark.parametrize("shape", [(1, 8), (8, 1), (4, 5)])
 def test_a_grade_no_field_of_that_density_can_give_is_refused_at_once(shape, p):
     """At 0 % or 100 % every puzzle with one solution is basic (a 0 empties its window, a full
-    count fills it), checked here on every clue subset of small grids; advanced and search are
+    count fills it), checked here on every clue subset of small grids; the other grades are
     refused at once (exit 2 from the CLI; it used to try 200 fields, minutes at 20x20)."""
     from itertools import product
 
@@ -1055,9 +1056,108 @@ def test_a_grade_no_field_of_that_density_can_give_is_refused_at_once(shape, p):
             problem = make_problem(clues, np.array(bits).reshape(shape))
             if backtrack.solve(problem, limit=2).verdict is Verdict.UNIQUE:
                 assert trim.solve(problem).grade == "basic"
-    for difficulty in ("advanced", "search"):
+    for difficulty in ("advanced", "elimination", "search"):
         with pytest.raises(GenerationFailed, match=f"no {difficulty} puzzle exists at P = {p} %"):
             generate_puzzle(*shape, p, np.random.default_rng(0), difficulty=difficulty)
         code, out, err = run("generate", str(shape[0]), str(shape[1]), str(p), "--puzzle", "--difficulty", difficulty)
         assert code == 2 and out == "" and "single-clue rules settle every clue" in err
     assert generate_puzzle(*shape, p, np.random.default_rng(0)).grade == "basic"
+
+
+# -- advanced: the pairwise rules, monotone ----------------------------------------------------
+
+
+def _advanced_from_scratch(field, order):
+    """Advanced removal as _remove_clues_advanced orders it, every decision from scratch: first
+    each clue the check near it settles (radius PAIRWISE_NEAR), then the others in the same
+    order, each kept unless the whole puzzle without it is still solved by the pairwise rules."""
+    from recon import puzzle as puzzle_module
+
+    clues = status(field)
+    known = np.ones(field.shape, dtype=bool)
+    rest = []
+    for c in order.tolist():
+        known.flat[c] = False
+        if not puzzle_module.window_fixed_nearby_python(clues, known, c, puzzle_module.PAIRWISE_NEAR):
+            known.flat[c] = True
+            rest.append(c)
+    for c in rest:
+        known.flat[c] = False
+        if not puzzle_module.is_advanced(make_problem(clues, known)):
+            known.flat[c] = True
+    return known
+
+
+@pytest.mark.parametrize("shape", [(1, 16), (16, 1), (3, 14), (9, 7), (12, 17)])
+def test_advanced_removal_makes_the_decisions_made_from_scratch_on_every_path(monkeypatch, shape):
+    """The warm starts, the proofs that a clue must stay and the compiled rules only save time:
+    with numba or without, with or without warm starts, with the far cells given at radius 6 or
+    at 2, the clues kept are those re-checking the whole puzzle after every removal keeps."""
+    from recon import puzzle as puzzle_module
+
+    rng = np.random.default_rng(sum(shape))
+    field = random_field(*shape, 50, rng)
+    order = rng.permutation(field.size)
+    expected = _advanced_from_scratch(field, order)
+    paths = [(False, 16, 6), (False, 0, 2)]
+    if puzzle_module.kernels.AVAILABLE:
+        paths += [(True, 16, 6), (True, 1, 3), (True, 0, 6)]
+    for use_kernels, block, given in paths:
+        monkeypatch.setattr(puzzle_module, "USE_KERNELS", use_kernels)
+        monkeypatch.setattr(puzzle_module, "WARM_BLOCK", block)
+        monkeypatch.setattr(puzzle_module, "PAIRWISE_GIVEN", given)
+        known = puzzle_module._remove_clues_advanced(field, order, None)
+        assert np.array_equal(known, expected), (use_kernels, block, given)
+
+
+@pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 17), (11, 13)])
+def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
+    """_must_stay says yes only when the pairwise rules on the whole puzzle without the clue
+    leave a cell of its window open; it says yes to most such removals at radius 6."""
+    from recon import puzzle as puzzle_module
+    from recon.engines import quiet
+
+    rng = np.random.default_rng(sum(shape) + 7)
+    proved = failing = 0
+    for _ in range(6):
+        field = random_field(*shape, 50, rng)
+        clues = status(field)
+        known = rng.random(shape) < 0.55
+        for c in np.flatnonzero(known).tolist():
+            fewer = known.copy()
+            fewer.flat[c] = False
+            trimmer = quiet.QuietTrimmer.of(make_problem(clues, fewer))
+            trimmer.load()
+            trimmer.run_pairwise()
+            r, q = divmod(c, shape[1])
+            window = [y * shape[1] + x for y in range(max(r - 1, 0), min(r + 2, shape[0]))
+                      for x in range(max(q - 1, 0), min(q + 2, shape[1]))]
+            open_there = not trimmer.all_fixed(window)
+            for given in (1, 3, 6):
+                stays = puzzle_module._must_stay(field, clues, fewer, c, given)
+                assert not stays or open_there, (c, given)
+            failing += open_there
+            proved += puzzle_module._must_stay(field, clues, fewer, c, 6)
+    assert failing > 0 and proved >= failing // 2
+
+
+def test_advanced_puzzles_need_the_pairwise_rules_and_not_elimination():
+    """An advanced puzzle: trimming's trace uses subset or overlap, never elimination, and the
+    single-clue rules alone do not solve it; an elimination-grade one needs elimination."""
+    for difficulty in ("advanced", "elimination"):
+        puzzle = generate_puzzle(10, 13, 50, np.random.default_rng(4), difficulty=difficulty)
+        result = trim.solve(make_problem(puzzle.clues, puzzle.known))
+        rules = {step.rule for step in result.trace}
+        assert result.verdict is Verdict.UNIQUE and result.grade == difficulty
+        assert rules & {"subset", "overlap"}
+        assert ("elimination" in rules) == (difficulty == "elimination")
+
+
+def test_cli_generates_each_grade_and_explain_agrees(tmp_path):
+    for difficulty in ("advanced", "elimination"):
+        code, out, err = run("generate", "8", "11", "50", "--seed", "4", "--puzzle", "--difficulty", difficulty)
+        assert code == 0 and f"grade {difficulty}, minimal" in err
+        path = tmp_path / f"{difficulty}.txt"
+        path.write_text(out)
+        code, text, _ = run("explain", str(path))
+        assert code == 0 and f"(grade {difficulty})" in text

@@ -13,7 +13,7 @@ from recon import Verdict, make_problem, random_field, status
 from recon.engines import trim
 from recon.engines.quiet import QuietTrimmer
 from recon.engines.trim import Contradiction, Trimmer
-from recon.puzzle import generate_puzzle, is_advanced
+from recon.puzzle import generate_puzzle, is_advanced, is_trimmed
 
 
 def _written(problem):
@@ -151,12 +151,21 @@ def test_quiet_stops_at_the_deadline():
     assert again.fixes_all() and not again.timed_out
 
 
-@pytest.mark.parametrize("difficulty", ["basic", "advanced", "search"])
-def test_is_advanced_is_trims_verdict(difficulty):
+@pytest.mark.parametrize("difficulty", ["basic", "advanced", "elimination", "search"])
+def test_the_grade_checks_are_trims_verdicts(difficulty):
+    """is_trimmed is trim's verdict, is_advanced its pairwise rules alone, and quiet's grade (of
+    the cells the single-clue rules leave, as hybrid runs it) is the one trim's trace shows."""
     for seed in range(3):
         puzzle = generate_puzzle(7, 16, 50, np.random.default_rng(seed), difficulty=difficulty)
         problem = make_problem(puzzle.clues, puzzle.known)
-        assert is_advanced(problem) == (trim.solve(problem).verdict is Verdict.UNIQUE) == (difficulty != "search")
+        result = trim.solve(problem)
+        assert is_trimmed(problem) == (result.verdict is Verdict.UNIQUE) == (difficulty != "search")
+        assert is_advanced(problem) == (difficulty in ("basic", "advanced"))
+        trimmer = QuietTrimmer.of(problem)
+        trimmer.load()
+        trimmer.run()
+        assert trimmer.grade == ("advanced" if difficulty == "basic" else difficulty) == (
+            "advanced" if result.grade == "basic" else result.grade)
 
 
 def test_a_contradiction_is_reported_without_naming_clues():

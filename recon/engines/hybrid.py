@@ -9,7 +9,8 @@
 
 Steps 1 and 2 are sound, and step 3 is complete, so the engine is complete: the count it reports
 is exact when the search runs out. It also grades the puzzle like `recon explain`: basic when step
-1 fixes every cell, advanced when step 2 is needed and enough, search otherwise. Backtracking alone
+1 fixes every cell, advanced when step 2's pairwise rules are needed and enough, elimination when
+step 2 needs elimination too, search otherwise. Backtracking alone
 can take minutes on puzzles that need the pairwise rules (bench/bench_partial.py); starting from the
 trimmed state it does not.
 """
@@ -38,7 +39,8 @@ COMPILED_TRIM_MAX_ENTRIES = 1_000_000_000
 
 def deduce(problem: Problem, deadline: float | None = None, stats: dict | None = None):
     """Steps 1 and 2: return (search state with every deduced cell set, grade, None), or
-    (None, grade, reason) when the clues contradict. The grade is basic, advanced or search."""
+    (None, grade, reason) when the clues contradict. The grade is basic, advanced, elimination or
+    search."""
     stats = {} if stats is None else stats
     search = backtrack._Search(problem)
     if not search.start():
@@ -51,7 +53,11 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
     ):
         outcome, fixed = kernels.trim_outcome(problem.clues, problem.known)
         if outcome != "contradiction":  # else the Python trimmer below says which clues clash
-            return _take_fixed(search, fixed.ravel(), outcome == "trimmed", stats)
+            grade = "search"
+            if outcome == "trimmed":  # did it need elimination? the pairwise phase alone tells
+                alone = kernels.pairwise_fixed(problem.clues, problem.known)
+                grade = "advanced" if alone is not None and (alone >= 0).all() else "elimination"
+            return _take_fixed(search, fixed.ravel(), grade, stats)
     equations = []
     for k, cells in enumerate(search.clue_cells):
         if search.free[k]:
@@ -65,7 +71,7 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
         trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=True)
         if isinstance(trimmer, str):
             return None, "advanced", trimmer
-    search, grade, reason = _take_fixed(search, trimmer.value, trimmer.is_done, stats)
+    search, grade, reason = _take_fixed(search, trimmer.value, trimmer.grade, stats)
     if trimmer.timed_out and search is not None:
         stats["trim_timed_out"] = True
         grade = None  # trimming did not finish: the grade is not known
@@ -86,10 +92,10 @@ def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     return trimmer
 
 
-def _take_fixed(search, fixed, done: bool, stats: dict):
+def _take_fixed(search, fixed, grade: str, stats: dict):
     """deduce's result from the cells trimming fixed (fixed >= 0; the compiled trimmer fixes the
-    same cells as the Python one): each is set in the search state and propagated; the grade is
-    advanced when trimming fixed every cell, search when it stalled."""
+    same cells as the Python one) and the grade trimming showed: each cell is set in the search
+    state and propagated."""
     queue: list[int] = []
     stats["trimmed"] = 0
     for x in np.flatnonzero(fixed >= 0).tolist():
@@ -100,7 +106,7 @@ def _take_fixed(search, fixed, done: bool, stats: dict):
                 return None, "advanced", search.describe_conflict(bad)
     if not search.propagate(queue):  # never expected either
         return None, "advanced", search.describe_conflict(search.conflict)
-    return search, ("advanced" if done else "search"), None
+    return search, grade, None
 
 
 def solve(

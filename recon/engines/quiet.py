@@ -165,6 +165,7 @@ class QuietTrimmer:
             self._value[x] = -1
         self.open = sum(1 for v in self._value if v < 0)
         self.timed_out = False
+        self.eliminated = False  # did elimination fix a cell? (then the grade is elimination)
         self._offsets = _offsets(self.cols)
         # the equations, by number in the order they were made
         self._ar: list[int] = []
@@ -211,6 +212,16 @@ class QuietTrimmer:
     def is_done(self) -> bool:
         """Is every cell fixed?"""
         return self.open == 0
+
+    @property
+    def grade(self) -> str:
+        """The grade the rules run so far show, as trim.Trimmer's trace would (once run): advanced
+        when the pairwise rules fixed every open cell, elimination when that needed elimination
+        too, search when cells are still open. (The single-clue rules alone are the caller's
+        to tell: hybrid's propagation runs them first.)"""
+        if not self.is_done:
+            return "search"
+        return "elimination" if self.eliminated else "advanced"
 
     # -- equations -------------------------------------------------------------------------
     def _add(self, ar: int, ac: int, mask: int, count: int) -> None:
@@ -434,6 +445,7 @@ class QuietTrimmer:
         found = {c: v for c, v in found.items() if self._value[c] < 0}
         for c, v in sorted(found.items()):
             self._fix(c, v)
+        self.eliminated |= bool(found)
         return bool(found)
 
     # -- driver ----------------------------------------------------------------------------
