@@ -932,11 +932,15 @@ def _window_fixed(value, k, rows, cols):  # pragma: no cover - compiled
     return True
 
 
-def _local_pairwise(clue, active, rows, cols, c, radius, capacity):  # pragma: no cover - compiled
+def _local_pairwise(clue, active, rows, cols, c, radius, capacity, mine, given, preset):  # pragma: no cover - compiled
     """Do the pairwise rules on the active clues within `radius` rows and columns of clue c (c
     itself excluded) fix every cell of c's window? 1 or 0; -1 when `capacity` equations were not
     enough. A relaxation: those clues' equations are the whole grid's, and the cells around them
-    that no such clue covers are left free."""
+    that no such clue covers are left free. With given >= 0, every cell farther than `given` rows
+    or columns from c starts fixed to its value in mine (the field) instead: a bound the other
+    way (see `must_stay`); a contradiction then answers 1 (no proof of anything). preset (int8
+    per cell of the grid, or empty): cells known to be fixed on the puzzle without c, fixed so
+    from the start (a warm start: a stronger relaxation, still sound)."""
     r, q = c // cols, c % cols
     r0, r1 = max(r - radius - 1, 0), min(r + radius + 2, rows)
     c0, c1 = max(q - radius - 1, 0), min(q + radius + 2, cols)
@@ -956,6 +960,13 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity):  # pragma: n
                 dist[i * w + j] = max(abs(gi - r), abs(gj - q))
     anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, h * w)
     value = np.full(h * w, -1, dtype=np.int8)
+    for i in range(h):
+        for j in range(w):
+            gi, gj = r0 + i, c0 + j
+            if given >= 0 and max(abs(gi - r), abs(gj - q)) > given:
+                value[i * w + j] = mine[gi * cols + gj]
+            elif preset.size:
+                value[i * w + j] = preset[gi * cols + gj]
     # the equations nearest c first: the run stops as soon as c's window is fixed
     order = np.argsort(dist, kind="mergesort")
     _pairwise_start(sub_clue, sub_active, value, h, w, anc, msk, cnt, alive, nxt, head, meta, order)
@@ -964,7 +975,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity):  # pragma: n
     if meta[1]:
         return -1
     if meta[2]:
-        return 0  # contradictory clues: no proof here
+        return 1 if given >= 0 else 0  # contradictory clues: no proof here
     return 1 if _window_fixed(value, here, h, w) else 0
 
 
@@ -1331,6 +1342,9 @@ def _outcome(code, value, clues, known) -> tuple[str, np.ndarray]:
     return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)  # 3 and 6: stalled
 
 
+_NO_FIELD = np.zeros(0, dtype=np.int8)  # _local_pairwise's field when no cell is given
+
+
 def _flat(clues, known):
     """The kernels' view of a puzzle: clue counts (int64) and clues in force (bool), flat."""
     return np.ascontiguousarray(clues, dtype=np.int64).ravel(), np.ascontiguousarray(known, dtype=np.bool_).ravel()
@@ -1370,7 +1384,9 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, ve
         capacity, pool = 4 * capacity, 4 * pool  # out of room: again with more
 
 
-def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: int, capacity: int | None = None) -> bool:
+def window_fixed_nearby(
+    clues: np.ndarray, known: np.ndarray, c: int, radius: int, capacity: int | None = None, start: np.ndarray | None = None
+) -> bool:
     """Do the pairwise rules on the clues in force (known) within `radius` rows and columns of
     clue c, without c, fix every cell of c's window?
 
@@ -1390,17 +1406,43 @@ def window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: in
     The answer is monotone as well: more clues in force or a larger radius never turn a yes into
     a no (the same fixpoint argument), which `recon.puzzle` relies on. Its Python twin is
     `recon.puzzle.window_fixed_nearby_python` (tests compare them).
+
+    start: cells the pairwise rules fix on the whole puzzle without c (a warm start, as
+    `pairwise_fixed` gives for fewer clues), fixed so from the start: still sound, and it often
+    decides at a small radius what otherwise needs the whole grid.
     """
     _compile()
     rows, cols = clues.shape
     clue, active = _flat(clues, known)
+    start = _NO_FIELD if start is None else np.ascontiguousarray(start, dtype=np.int8).ravel()
     side = 2 * radius + 3
     capacity = _equations_room(side * side) if capacity is None else capacity
     while True:
-        answer = _local_pairwise(clue, active, rows, cols, int(c), int(radius), capacity)
+        answer = _local_pairwise(clue, active, rows, cols, int(c), int(radius), capacity, _NO_FIELD, -1, start)
         if answer >= 0:
             return bool(answer)
         capacity *= 4  # out of room for derived equations: again with more
+
+
+def must_stay(clues: np.ndarray, known: np.ndarray, field: np.ndarray, c: int, given: int) -> bool:
+    """Do the pairwise rules on the clues in force (known, clue c left out already) fail to fix
+    c's window even when every cell farther than `given` rows or columns from c starts fixed to
+    its value in the field (which meets every clue)? Then they fail on the whole puzzle without
+    c: they are sound (whatever they fix is the field's value) and monotone (more cells fixed
+    never stops one), so the whole-grid fixpoint holds no more than this one. Clues farther than
+    given + 1 see given cells only and are left out: they say nothing more. Its Python twin is
+    `recon.puzzle._must_stay_python` (tests compare them)."""
+    _compile()
+    rows, cols = clues.shape
+    clue, active = _flat(clues, known)
+    mine = np.ascontiguousarray(field, dtype=np.int8).ravel()
+    side = 2 * given + 5
+    capacity = _equations_room(side * side)
+    while True:
+        answer = _local_pairwise(clue, active, rows, cols, int(c), int(given) + 1, capacity, mine, int(given), _NO_FIELD)
+        if answer >= 0:
+            return not answer
+        capacity *= 4
 
 
 def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:

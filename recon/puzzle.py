@@ -112,8 +112,10 @@ WARM_OUTER = 64
 #: (`local_proof` at LOCAL_RADII[0]): ...
 PAIRWISE_NEAR = 4
 #: ... and the proof that a clue must stay: the pairwise rules cannot fix its window without it
-#: even when every cell farther than this many rows or columns from it is given (`_must_stay`).
-PAIRWISE_GIVEN = 6
+#: even when every cell farther than this many rows or columns from it is given (`_must_stay`),
+#: tried at the first radius, then (after the check near the clue at PAIRWISE_FAR) the second.
+PAIRWISE_GIVEN = (6, 14)
+PAIRWISE_FAR = 10
 
 
 class GenerationFailed(ReconError):
@@ -301,8 +303,10 @@ def make_puzzle(
         if weaker is not None and _solves(weaker, problem):
             continue  # easier than asked: try another order
         # Certify from scratch, by the engines themselves, not the incremental bookkeeping. For
-        # search, the grade's own check is uniqueness, which is what certify proves.
-        solved = difficulty == "search" or check(problem)
+        # search, the grade's own check is uniqueness, which is what certify proves. Advanced's
+        # check runs compiled when numba is loaded (`_solves`: the pairwise rules' fixpoint, the
+        # same as quiet's, tested): in Python it took 0.3 s of a 60x60 puzzle's 3 s.
+        solved = difficulty == "search" or (_solves(check, problem) if difficulty == "advanced" else check(problem))
         certificate = certify(problem, difficulty, field) if solved else None
         if certificate is None:
             raise GenerationFailed("internal check failed: the puzzle is not proved unique")  # never expected
@@ -381,14 +385,26 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray, target: int | N
         known[c] = False
         start = warm.for_trim(clues, known, rest, step)
         if start is None or not _window_all_fixed(start, c):
-            grid = known.reshape(shape)
-            keep = _must_stay(field, clues, grid, c, PAIRWISE_GIVEN) or not _all_fixed(_pairwise_values(clues, grid, start))
-            if keep:
+            if _advanced_keeps(field, clues, known.reshape(shape), c, start):
                 known[c] = True
                 continue
         kept -= 1
         warm.gone(c)
     return known.reshape(shape)
+
+
+def _advanced_keeps(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, start: np.ndarray | None) -> bool:
+    """Must clue c stay (c out of known already)? The local checks first, cheapest first, each
+    exact when it answers: the far cells given at the first PAIRWISE_GIVEN radius (a yes: it
+    stays), the check near the clue at PAIRWISE_FAR (a yes: it goes), the far cells given at the
+    second radius; then the whole-grid fixpoint from the warm start decides."""
+    if _must_stay(field, clues, known, c, PAIRWISE_GIVEN[0]):
+        return True
+    if _window_fixed_nearby(clues, known, c, PAIRWISE_FAR, start):
+        return False
+    if _must_stay(field, clues, known, c, PAIRWISE_GIVEN[1]):
+        return True
+    return not _all_fixed(_pairwise_values(clues, known, start))
 
 
 def _pairwise_values(clues: np.ndarray, known: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
@@ -427,13 +443,22 @@ def _window_all_fixed(value: np.ndarray, c: int) -> bool:
     return bool((value[max(r - 1, 0) : r + 2, max(q - 1, 0) : q + 2] >= 0).all())
 
 
-def _window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: int) -> bool:
-    """`local_proof`'s check at one radius: compiled with numba, else its Python twin."""
-    check = kernels.window_fixed_nearby if USE_KERNELS else window_fixed_nearby_python
-    return check(clues, known, c, radius)
+def _window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: int, start: np.ndarray | None = None) -> bool:
+    """`local_proof`'s check at one radius (from a warm start if given): compiled with numba, else
+    its Python twin."""
+    if USE_KERNELS:
+        return kernels.window_fixed_nearby(clues, known, c, radius, start=start)
+    return window_fixed_nearby_python(clues, known, c, radius, start)
 
 
 def _must_stay(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int) -> bool:
+    """`kernels.must_stay` with numba, else its Python twin `_must_stay_python` (the same answer)."""
+    if USE_KERNELS:
+        return kernels.must_stay(clues, known, field, c, given)
+    return _must_stay_python(field, clues, known, c, given)
+
+
+def _must_stay_python(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int) -> bool:
     """A proof that the pairwise rules cannot fix clue c's window on the puzzle without c (known,
     c out already): they do not fix it even when every cell farther than `given` rows or columns
     from c is given its value in the field.
@@ -538,18 +563,22 @@ def local_proof(clues: np.ndarray, known: np.ndarray, c: int) -> bool:
     return any(check(clues, known, c, r) for r in LOCAL_RADII)  # a yes at a smaller radius is a yes at the last
 
 
-def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, radius: int) -> bool:
+def window_fixed_nearby_python(
+    clues: np.ndarray, known: np.ndarray, c: int, radius: int, start: np.ndarray | None = None
+) -> bool:
     """`kernels.window_fixed_nearby` in Python: trim's basic and pairwise rules (no elimination)
     on the clues in force within `radius` rows and columns of clue c, without c, over the cells
-    they see and one ring around, free; is c's window fixed at their fixpoint? The fixpoint does
-    not depend on the order the rules run in, so this is the compiled answer (tests compare).
-    (recon.engines.quiet's pairwise rules: the Trimmer's, which wrote their proof, took 1.5 of
-    the 2.1 s of a 10x10 generation of the elimination grade, then called advanced, without numba.)"""
+    they see and one ring around, free (or, with start, fixed where start fixes them); is c's
+    window fixed at their fixpoint? The fixpoint does not depend on the order the rules run in,
+    so this is the compiled answer (tests compare). (recon.engines.quiet's pairwise rules: the
+    Trimmer's, which wrote their proof, took 1.5 of the 2.1 s of a 10x10 generation of the
+    elimination grade, then called advanced, without numba.)"""
     rows, cols = clues.shape
     r, q = divmod(c, cols)
     r0, r1 = max(r - radius - 1, 0), min(r + radius + 2, rows)
     c0, c1 = max(q - radius - 1, 0), min(q + radius + 2, cols)
     w = c1 - c0
+    given = None if start is None else np.asarray(start, dtype=np.int8).reshape(clues.shape)
 
     def local(y: int, x: int) -> int:
         return (y - r0) * w + x - c0
@@ -559,9 +588,15 @@ def window_fixed_nearby_python(clues: np.ndarray, known: np.ndarray, c: int, rad
     for i in range(r0 + (r0 > 0), r1 - (r1 < rows)):
         for j in range(c0 + (c0 > 0), c1 - (c1 < cols)):
             if known[i, j] and i * cols + j != c:
-                cells = [local(y, x) for y, x in window_cells(clues.shape, i, j)]
-                near.append(("", cells, int(clues[i, j])))
-    trimmer = quiet.QuietTrimmer((r1 - r0, w), range((r1 - r0) * w), near)
+                window = window_cells(clues.shape, i, j)
+                if given is None:
+                    near.append(("", [local(y, x) for y, x in window], int(clues[i, j])))
+                else:
+                    mines = sum(int(given[y, x]) for y, x in window if given[y, x] > 0)
+                    cells = [local(y, x) for y, x in window if given[y, x] < 0]
+                    near.append(("", cells, int(clues[i, j]) - mines))
+    cells = [local(y, x) for y in range(r0, r1) for x in range(c0, c1) if given is None or given[y, x] < 0]
+    trimmer = quiet.QuietTrimmer((r1 - r0, w), cells, near)
     try:
         trimmer.load()
         trimmer.run_pairwise()
