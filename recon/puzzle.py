@@ -354,9 +354,15 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray, target: int | N
        check): yes, it goes. The others are tried in the same order after that part:
     2. the warm start, the rules' fixpoint on the puzzle without the next WARM_BLOCK clues to be
        tried (`_WarmStarts`), fixes c's window: it goes (the fixpoint without c holds that one);
-    3. the rules cannot fix c's window even when every cell farther than PAIRWISE_GIVEN rows or
-       columns from c is given its value in the field (`_must_stay`): it stays;
-    4. the rules' whole-grid fixpoint without c, started from the warm start, fixes every cell.
+    3. `_advanced_keeps`: the rules cannot fix c's window even when every cell farther than
+       PAIRWISE_GIVEN[0] rows or columns from c is given its value in the field (`_must_stay`):
+       it stays; the check near c at PAIRWISE_FAR, from the warm start, fixes it: it goes; the
+       same as before at PAIRWISE_GIVEN[1]: it stays;
+    4. else the rules' whole-grid fixpoint without c, from the warm start, fixes every cell.
+
+    At 60x60 (seeds 0 and 1), of about 1900 clues left after part 1, the first proof that a clue
+    stays settled 1144 and 1083, the second 375 and 402, the check at radius 10 37 and 45, and
+    the whole grid 333 and 330 (docs/performance.md).
     """
     clues = status(field)
     shape, size = field.shape, field.size
