@@ -27,6 +27,10 @@ from .solver import ENGINE_CHOICES, plan, solve
 #: From this many cells, making a search-grade puzzle without python-sat takes seconds (2.7 s at
 #: 20x20, 17 s at 30x30; with it 0.11 s and 0.31 s), so the report says how to install it.
 SAT_HINT_CELLS = 400
+#: How much faster numba makes generation at 20x20, by grade (bench/bench_puzzle.py): advanced
+#: 2.6-3.6 s without, 0.11-0.17 s with (2026-11-24); elimination (then called advanced) 8.5-10.6 s
+#: without, 0.27 s with.
+NUMBA_HINTS = {"advanced": "20x", "elimination": "20-40x"}
 
 EXIT_UNIQUE = 0
 EXIT_NONE = 1
@@ -727,8 +731,9 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         )
         if args.difficulty == "search" and not making.USE_SAT and clues.size >= SAT_HINT_CELLS:
             stderr.write("(python-sat is not installed: pip install 'recon[sat]' makes search-grade generation 25-50x faster)\n")
-        if args.difficulty == "elimination" and not making.USE_KERNELS and clues.size >= SAT_HINT_CELLS:
-            stderr.write("(numba is not installed: pip install 'recon[fast,sat]' makes elimination-grade generation 20-40x faster at 20x20)\n")
+        if args.difficulty in NUMBA_HINTS and not making.USE_KERNELS and clues.size >= SAT_HINT_CELLS:
+            stderr.write(f"(numba is not installed: pip install 'recon[fast,sat]' makes {args.difficulty}-grade generation "
+                         f"{NUMBA_HINTS[args.difficulty]} faster at 20x20)\n")
     header = f"# {command}\n"
     if args.field:
         write_atomically(args.field, header + format_field(field))

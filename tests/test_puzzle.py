@@ -187,16 +187,17 @@ def test_cli_suggests_python_sat_for_search_generation_without_it(monkeypatch, u
 
 
 @pytest.mark.parametrize("use_kernels", [True, False])
-def test_cli_suggests_numba_for_elimination_generation_without_it(monkeypatch, use_kernels):
+def test_cli_suggests_numba_for_advanced_and_elimination_generation_without_it(monkeypatch, use_kernels):
     from recon import puzzle as puzzle_module
 
     if use_kernels and not puzzle_module.kernels.AVAILABLE:
         pytest.skip("numba is not installed")
     monkeypatch.setattr(puzzle_module, "USE_KERNELS", use_kernels)
-    argv = ["generate", "16", "25", "50", "--seed", "3", "--puzzle", "--difficulty", "elimination", "--clues", "0.6"]
-    code, out, err = run(*argv)
-    assert code == 0 and "grade elimination" in err
-    assert ("pip install 'recon[fast,sat]'" in err) is not use_kernels
+    for difficulty in ("advanced", "elimination"):
+        argv = ["generate", "16", "25", "50", "--seed", "3", "--puzzle", "--difficulty", difficulty, "--clues", "0.6"]
+        code, out, err = run(*argv)
+        assert code == 0 and f"grade {difficulty}" in err
+        assert (f"pip install 'recon[fast,sat]' makes {difficulty}-grade generation" in err) is not use_kernels
     code, out, err = run("generate", "5", "8", "50", *argv[4:])  # small: no hint
     assert code == 0 and "pip install" not in err
 
