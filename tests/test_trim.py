@@ -450,3 +450,21 @@ def test_trimming_can_fix_more_with_a_clue_fewer():
     assert sorted(map(tuple, np.argwhere(gained).tolist())) == [(0, 7), (3, 7), (3, 10)]
     assert not (with_clue.decided & ~without.decided).any()
     assert np.array_equal(without.partial[gained], field[gained])
+
+
+@pytest.mark.parametrize("difficulty", ["advanced", "elimination", "search"])
+def test_trimmer_grade_is_the_grade_of_its_trace(difficulty):
+    """Trimmer.grade (hybrid reads it, like quiet's): advanced without elimination steps,
+    elimination with them, search while cells are open; trim.solve's grade agrees."""
+    from recon.engines.quiet import QuietTrimmer
+    from recon.puzzle import generate_puzzle
+
+    puzzle = generate_puzzle(8, 11, 50, np.random.default_rng(4), difficulty=difficulty)
+    problem = make_problem(puzzle.clues, puzzle.known)
+    trimmer = Trimmer(problem)
+    trimmer.load()
+    trimmer.run()
+    quiet = QuietTrimmer.of(problem)
+    quiet.load()
+    quiet.run()
+    assert trimmer.grade == quiet.grade == trim.solve(problem).grade == difficulty

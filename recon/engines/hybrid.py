@@ -69,8 +69,9 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
     trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=False)
     if trimmer is None:
         trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=True)
-        if isinstance(trimmer, str):
-            return None, "advanced", trimmer
+        if isinstance(trimmer, tuple):
+            text, grade = trimmer
+            return None, grade, text
     search, grade, reason = _take_fixed(search, trimmer.value, trimmer.grade, stats)
     if trimmer.timed_out and search is not None:
         stats["trim_timed_out"] = True
@@ -80,13 +81,17 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
 
 def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     """Trim the open cells to the fixpoint or the deadline; on a contradiction, None (without
-    the written proof) or the text that names the clash (with it)."""
+    the written proof) or (with it) the text that names the clash and the grade, as `trim.solve`
+    gives it: the strongest rule in the trace, the clash included."""
     trimmer = (trim.Trimmer if written else quiet.QuietTrimmer).on_cells(shape, open_cells, equations)
     try:
         trimmer.load()
         trimmer.run(deadline)
     except trim.Contradiction as stop:
-        return stop.step.text if written else None
+        if not written:
+            return None
+        level = max((step.level for step in [*trimmer.steps, stop.step]))
+        return stop.step.text, trim.GRADES[level]
     except TimeoutError:
         pass  # trimmer.timed_out says so
     return trimmer

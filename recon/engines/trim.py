@@ -268,6 +268,15 @@ class Trimmer:
         """Is every cell fixed?"""
         return bool((self.value >= 0).all())
 
+    @property
+    def grade(self) -> str:
+        """As recon.engines.quiet's: advanced when the rules run so far fixed every cell without
+        elimination, elimination with it, search when cells are still open (the single-clue
+        rules alone are the caller's to tell)."""
+        if not self.is_done:
+            return "search"
+        return "elimination" if any(step.level == ELIMINATION for step in self.steps) else "advanced"
+
     # -- rules -----------------------------------------------------------------------------
     def rule_basic(self) -> bool:
         """Apply all-empty and all-mines to every changed equation until nothing changes."""
