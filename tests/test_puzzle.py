@@ -1164,3 +1164,14 @@ def test_cli_generates_each_grade_and_explain_agrees(tmp_path):
         path.write_text(out)
         code, text, _ = run("explain", str(path))
         assert code == 0 and f"(grade {difficulty})" in text
+
+
+def test_cli_offers_exactly_the_generators_difficulties():
+    """The CLI lists the grades itself (it does not import the generator before it is asked to
+    generate); the list must stay the generator's."""
+    from recon.cli import build_parser
+    from recon.puzzle import DIFFICULTIES
+
+    parser = build_parser()
+    generate = next(a for a in parser._subparsers._group_actions[0].choices["generate"]._actions if a.dest == "difficulty")
+    assert tuple(generate.choices) == DIFFICULTIES
