@@ -1299,6 +1299,7 @@ def trim_outcome(
     pool: int | None = None,
     verdict_only: bool = False,
     solved_with: int = -1,
+    start: np.ndarray | None = None,
 ) -> tuple[str, np.ndarray]:
     """Run trimming's rules compiled: "trimmed" (every cell fixed), "several" (a second
     solution was found: see below), "stalled" (trimming does not fix every cell) or
@@ -1321,11 +1322,12 @@ def trim_outcome(
     for elimination is left after the pairwise phase); the outcome is the same, but the cells
     reported may then be fewer than trim's. solved_with (a clue not in known, with verdict_only):
     trimming solved the puzzle with that clue; "trimmed" as soon as the pairwise phase fixes its
-    window (see _trim).
+    window (see _trim). start: cells the pairwise phase fixes anyway (`pairwise_fixed`'s answer
+    on this puzzle or one with fewer clues), where it starts.
     """
     if solved_with >= 0 and not verdict_only:
         raise ValueError("solved_with needs verdict_only: the cells fixed are not all reported")
-    code, value, _ = _run_trim(clues, known, field, removed, capacity, pool, verdict_only, solved_with)
+    code, value, _ = _run_trim(clues, known, field, removed, capacity, pool, verdict_only, solved_with, start)
     return _outcome(code, value, clues, known)
 
 
