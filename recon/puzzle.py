@@ -420,6 +420,11 @@ def _pairwise_values(clues: np.ndarray, known: np.ndarray, start: np.ndarray | N
     else recon.engines.quiet: the same fixpoint."""
     if USE_KERNELS:
         return kernels.pairwise_fixed(clues, known, start)
+    return _pairwise_values_python(clues, known, start)
+
+
+def _pairwise_values_python(clues: np.ndarray, known: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
+    """`_pairwise_values` by recon.engines.quiet (`kernels.pairwise_fixed`'s twin)."""
     rows, cols = clues.shape
     value = np.full(clues.size, -1, dtype=np.int8) if start is None else np.asarray(start, dtype=np.int8).ravel().copy()
     equations = []
@@ -467,28 +472,45 @@ def _must_stay(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, 
 def _must_stay_python(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int) -> bool:
     """A proof that the pairwise rules cannot fix clue c's window on the puzzle without c (known,
     c out already): they do not fix it even when every cell farther than `given` rows or columns
-    from c is given its value in the field.
+    from c is given its value in the field (`kernels.must_stay`'s twin).
 
     Sound: the rules are sound and the field meets every clue, so whatever they fix on the whole
     puzzle is the field's value; giving more cells can only fix more (they are monotone). So the
-    fixpoint with those cells given holds the whole-grid one. It is found on a crop of the grid,
-    `given` + 2 around c: a clue whose window leaves the crop sees given cells only, and says
-    nothing more."""
-    rows, cols = field.shape
+    fixpoint with those cells given holds the whole-grid one. The clues within `given` + 1 are
+    enough: one farther sees given cells only, and says nothing more."""
+    return _local_window_fixed(clues, known, c, given + 1, field=field, given=given) is False
+
+
+def _local_window_fixed(
+    clues: np.ndarray, known: np.ndarray, c: int, radius: int, start: np.ndarray | None = None,
+    field: np.ndarray | None = None, given: int = -1,
+) -> bool | None:
+    """The pairwise rules on the clues in force within `radius` rows and columns of clue c (c
+    left out), over the cells they see and one ring around (free, or fixed where start fixes
+    them, or, beyond `given` rows or columns from c, to their value in field); is c's window
+    fixed at the fixpoint? None when those clues contradict each other. In Python, what the
+    compiled `kernels._local_pairwise` does for `window_fixed_nearby` and `must_stay`."""
+    rows, cols = clues.shape
     r, q = divmod(c, cols)
-    y0, y1 = max(r - given - 2, 0), min(r + given + 3, rows)
-    x0, x1 = max(q - given - 2, 0), min(q + given + 3, cols)
+    y0, y1 = max(r - radius - 1, 0), min(r + radius + 2, rows)
+    x0, x1 = max(q - radius - 1, 0), min(q + radius + 2, cols)
     ys, xs = np.mgrid[y0:y1, x0:x1]
-    inside = (
+    # the outer ring (unless it is the grid's edge) holds cells but no clues
+    inner = (
         ((ys > y0) | (ys == 0)) & ((ys < y1 - 1) | (ys == rows - 1))
         & ((xs > x0) | (xs == 0)) & ((xs < x1 - 1) | (xs == cols - 1))
     )
-    near = (np.abs(ys - r) <= given) & (np.abs(xs - q) <= given)
-    start = np.where(near, -1, field[y0:y1, x0:x1]).astype(np.int8)
-    value = _pairwise_values(clues[y0:y1, x0:x1], known[y0:y1, x0:x1] & inside, start)
-    if value is None:  # never expected: the field meets the clues
-        return False
-    return not _window_all_fixed(value, (r - y0) * (x1 - x0) + q - x0)
+    inner[r - y0, q - x0] = False
+    value = np.full(ys.shape, -1, dtype=np.int8)
+    if start is not None:
+        value[:] = np.asarray(start, dtype=np.int8).reshape(clues.shape)[y0:y1, x0:x1]
+    if given >= 0:
+        far = np.maximum(np.abs(ys - r), np.abs(xs - q)) > given
+        value[far] = np.asarray(field, dtype=np.int8)[y0:y1, x0:x1][far]
+    fixed = _pairwise_values_python(clues[y0:y1, x0:x1], known[y0:y1, x0:x1] & inner, value)
+    if fixed is None:
+        return None
+    return _window_all_fixed(fixed, (r - y0) * (x1 - x0) + q - x0)
 
 
 def _remove_clues_elimination(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
@@ -578,37 +600,8 @@ def window_fixed_nearby_python(
     window fixed at their fixpoint? The fixpoint does not depend on the order the rules run in,
     so this is the compiled answer (tests compare). (recon.engines.quiet's pairwise rules: the
     Trimmer's, which wrote their proof, took 1.5 of the 2.1 s of a 10x10 generation of the
-    elimination grade, then called advanced, without numba.)"""
-    rows, cols = clues.shape
-    r, q = divmod(c, cols)
-    r0, r1 = max(r - radius - 1, 0), min(r + radius + 2, rows)
-    c0, c1 = max(q - radius - 1, 0), min(q + radius + 2, cols)
-    w = c1 - c0
-    given = None if start is None else np.asarray(start, dtype=np.int8).reshape(clues.shape)
-
-    def local(y: int, x: int) -> int:
-        return (y - r0) * w + x - c0
-
-    near = []
-    # the outer ring (unless it is the grid's edge) holds cells but no clues
-    for i in range(r0 + (r0 > 0), r1 - (r1 < rows)):
-        for j in range(c0 + (c0 > 0), c1 - (c1 < cols)):
-            if known[i, j] and i * cols + j != c:
-                window = window_cells(clues.shape, i, j)
-                if given is None:
-                    near.append(("", [local(y, x) for y, x in window], int(clues[i, j])))
-                else:
-                    mines = sum(int(given[y, x]) for y, x in window if given[y, x] > 0)
-                    cells = [local(y, x) for y, x in window if given[y, x] < 0]
-                    near.append(("", cells, int(clues[i, j]) - mines))
-    cells = [local(y, x) for y in range(r0, r1) for x in range(c0, c1) if given is None or given[y, x] < 0]
-    trimmer = quiet.QuietTrimmer((r1 - r0, w), cells, near)
-    try:
-        trimmer.load()
-        trimmer.run_pairwise()
-    except trim.Contradiction:
-        return False  # contradictory clues: no proof here
-    return trimmer.all_fixed([local(y, x) for y, x in window_cells(clues.shape, r, q)])
+    elimination grade, then called advanced, without numba.) Contradictory clues: no proof."""
+    return bool(_local_window_fixed(clues, known, c, radius, start))
 
 
 def _elimination_pass(
