@@ -329,9 +329,10 @@ def _singular_hint(shape: tuple[int, int]) -> str:
 def _solves(check, problem: Problem) -> bool:
     """Run a grade's check; trimming compiled when numba is there (the same answer) and its
     code is loaded already or the puzzle is large enough to pay for loading it (TRIM_KERNEL_CELLS)."""
-    if check is is_trimmed and USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded()):
+    compiled = USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded())
+    if compiled and check is is_trimmed:
         return kernels.trims_fully(problem.clues, problem.known)
-    if check is is_advanced and USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded()):
+    if compiled and check is is_advanced:
         return _all_fixed(kernels.pairwise_fixed(problem.clues, problem.known))
     return check(problem)
 
