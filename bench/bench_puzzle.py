@@ -13,12 +13,13 @@ than asked). --only basic --sizes 60 runs one difficulty.
 back to back for each seed (in alternating order), and prints both medians and the median of the
 per-seed ratios: the same puzzles either way (checked here too), so only the time differs.
 
-    python bench/bench_puzzle.py --sizes 30 40 60 --local-first-ab
+    python bench/bench_puzzle.py --sizes 30 60 100 --first-part-ab
 
---local-first-ab does the same for elimination-grade generation with `recon.puzzle.LOCAL_FIRST` (the clues
-the check near them settles go first, the others are tried after) and without (one pass in turn,
-the check as a shortcut); needs numba and python-sat. The puzzles differ, so it prints the median
-clue fraction of each too.
+--first-part-ab does the same for elimination-grade generation with `recon.puzzle.FIRST_PART`
+"advanced" (the clues the pairwise rules alone can do without go first, as advanced generation
+removes them; the others are tried after) and "local" (the former first part: the clues the check
+near them settles go first); needs numba and python-sat. The puzzles differ, so it prints the
+median clue fraction of each too.
 
     python bench/bench_puzzle.py --sizes 60 100 --warm-ab
 
@@ -49,15 +50,15 @@ def main(argv=None):
     parser.add_argument("--p", type=float, default=50)
     parser.add_argument("--only", choices=DIFFICULTIES, nargs="+", default=list(DIFFICULTIES))
     parser.add_argument("--local-ab", action="store_true", help="search only: with and without sat.LocalWitness")
-    parser.add_argument("--local-first-ab", action="store_true", help="elimination only: with and without LOCAL_FIRST")
+    parser.add_argument("--first-part-ab", action="store_true", help="elimination only: FIRST_PART advanced or local")
     parser.add_argument("--warm-ab", action="store_true", help="elimination only: trims started warm (WARM_BLOCK) or cold")
     args = parser.parse_args(argv)
     if args.warm_ab:
         return warm_ab(args)
     if args.local_ab:
         return local_ab(args)
-    if args.local_first_ab:
-        return local_first_ab(args)
+    if args.first_part_ab:
+        return first_part_ab(args)
     print("| size | difficulty | median s | median clue fraction | puzzles | grades (explain) | orders tried |")
     print("|---|---|---|---|---|---|---|")
     for n in args.sizes:
@@ -89,18 +90,18 @@ def local_ab(args):
     ab(args, "search", "tiles", switch)
 
 
-def local_first_ab(args):
-    """Advanced generation with LOCAL_FIRST and without it (one pass in turn), per seed."""
-    default = making.LOCAL_FIRST
+def first_part_ab(args):
+    """Elimination-grade generation with FIRST_PART "advanced" (with) and "local" (without), per seed."""
+    default = making.FIRST_PART
 
     def switch(on, n):
-        making.LOCAL_FIRST = default if on is None else on
+        making.FIRST_PART = default if on is None else ("advanced" if on else "local")
 
-    ab(args, "elimination", "the settled clues first", switch, same=False)
+    ab(args, "elimination", "the advanced first part", switch, same=False)
 
 
 def warm_ab(args):
-    """Advanced generation with its trims started warm and cold (WARM_BLOCK 0), per seed."""
+    """Elimination-grade generation with its trims started warm and cold (WARM_BLOCK 0), per seed."""
     default = making.WARM_BLOCK
 
     def switch(on, n):

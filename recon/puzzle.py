@@ -15,8 +15,9 @@ without it is still solved by the asked grade's rules:
   trimming. And the pairwise rules are run on the clues near the removed one only
   (`local_proof`): if they fix its window, trimming without the clue runs as it ran with it, so
   it still solves the puzzle, a proof that needs no whole-grid trimming. Elimination-grade
-  generation first removes every clue that proof settles, in the order drawn, and only then
-  tries the others (LOCAL_FIRST).
+  generation first removes clues as advanced generation does (each such removal keeps the puzzle
+  solved by the pairwise rules, so by trimming), and only then tries the others with SAT and
+  trimming (FIRST_PART).
 
 Advanced generation (`_remove_clues_advanced`) relies on the pairwise rules being monotone: the
 check near the clue first, then per clue a warm start, a proof that the clue must stay (the rules
@@ -76,16 +77,26 @@ USE_SAT = sat.AVAILABLE
 #: The complete engine that certifies advanced, elimination and search puzzles (see certify): SAT when
 #: python-sat is installed, MILP otherwise.
 CERTIFIER = sat.NAME if sat.AVAILABLE else milp.NAME
-#: Elimination-grade generation's first pass (measured when that grade was called advanced) removes, in the order drawn, every clue whose removal the
-#: pairwise rules near it prove harmless (`local_proof`: the clues within LOCAL_RADII[-1] rows and
-#: columns, without it, fix its window, so trimming without it runs as it ran with it), and only
-#: then tries the others, in the same order, with SAT and whole-grid trimming. Against one pass
-#: that tries each clue in turn (with this check as a shortcut), on the same fields in the same
-#: run (bench/bench_puzzle.py --local-first-ab): 0.97 against 1.15 s at 30x30, 2.82 against 3.81 s
-#: at 40x40, 21.8 against 37.9 s at 60x60, and fewer clues (42.1 against 43.3 %, 42.6 against
-#: 44.2 %, 43.4 against 44.7 %): the clues that need trimming are tried when the puzzle is
-#: sparser, where SAT turns more of them down at once. False: that one pass in turn.
-LOCAL_FIRST = True
+#: How elimination-grade generation's first pass starts (`_remove_clues_elimination`):
+#: "advanced": remove clues while the pairwise rules alone still solve the puzzle (the advanced
+#: grade's exhaustive one-pass removal, `_remove_clues_advanced`, all local checks): every such
+#: removal keeps the puzzle trimmed. Only then are the clues left tried, in the same order, with
+#: SAT and whole-grid trimming; the pairwise rules alone leave few cells open in those trims, so
+#: elimination runs over small groups. Against "local", the same fields in the same run
+#: (bench/bench_puzzle.py --first-part-ab, 3 seeds, 2026-11-24): 0.39 against 0.44 s at 30x30,
+#: 4.50 against 8.94 s at 60x60, 17.5 against 38.2 s at 100x100 (median ratios 1.23, 1.51, 2.18),
+#: with fewer clues (42.2 against 43.2 %, 42.8 against 43.1 %, 42.8 against 43.8 %).
+#: "local": the former first part: remove, in the order drawn, every clue whose removal the
+#: pairwise rules near it prove harmless (`local_proof`: the clues within LOCAL_RADII[-1] rows
+#: and columns, without it, fix its window, so trimming without it runs as it ran with it), then
+#: the others, in the same order. Against one pass in turn (with this check as a shortcut), the
+#: same fields in the same run: 0.97 against 1.15 s at 30x30, 2.82 against 3.81 s at 40x40, 21.8
+#: against 37.9 s at 60x60, and fewer clues (42.1 against 43.3 %, 42.6 against 44.2 %, 43.4
+#: against 44.7 %): the clues that need trimming are tried when the puzzle is sparser, where SAT
+#: turns more of them down at once.
+#: None: one pass that tries each clue in turn.
+FIRST_PART: str | None = "advanced"
+FIRST_PARTS = ("advanced", "local", None)
 #: The radii the check near a clue is run at, in turn: the answer is monotone in the radius (a yes
 #: at 4 is a yes at 10), so the last one decides and the others only save time. (4, 10), (4, 8)
 #: and (3, 6, 10) took 1.04, 1.04 and 1.03 s median over 6 seeds at 30x30 as a shortcut in the
@@ -304,9 +315,10 @@ def make_puzzle(
             continue  # easier than asked: try another order
         # Certify from scratch, by the engines themselves, not the incremental bookkeeping. For
         # search, the grade's own check is uniqueness, which is what certify proves. Advanced's
-        # check runs compiled when numba is loaded (`_solves`: the pairwise rules' fixpoint, the
-        # same as quiet's, tested): in Python it took 0.3 s of a 60x60 puzzle's 3 s.
-        solved = difficulty == "search" or (_solves(check, problem) if difficulty == "advanced" else check(problem))
+        # and elimination's checks run compiled when numba is loaded (`_solves`: the pairwise
+        # rules' fixpoint, or trimming, with quiet's answers, tested): in Python they took 0.3 s
+        # of a 60x60 advanced puzzle's 3 s and 0.25 s of an elimination one's 4.8 s.
+        solved = difficulty == "search" or (check(problem) if difficulty == "basic" else _solves(check, problem))
         certificate = certify(problem, difficulty, field) if solved else None
         if certificate is None:
             raise GenerationFailed("internal check failed: the puzzle is not proved unique")  # never expected
@@ -350,7 +362,7 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray, target: int | N
     0 = 0 and the rules reach the fixpoint they reached with c, every cell. Each removal is
     decided by the first of these that answers, each exact:
 
-    1. first, every clue in order (as LOCAL_FIRST): the rules on the clues within PAIRWISE_NEAR
+    1. first, every clue in order: the rules on the clues within PAIRWISE_NEAR
        rows and columns of c, the cells beyond left free, fix c's window (`local_proof`'s
        check): yes, it goes. The others are tried in the same order after that part:
     2. the warm start, the rules' fixpoint on the puzzle without the next WARM_BLOCK clues to be
@@ -517,9 +529,12 @@ def _local_window_fixed(
 def _remove_clues_elimination(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
     """Remove clues to an elimination-grade puzzle that is minimal, and the number of passes it took.
 
-    The first pass has two parts (LOCAL_FIRST): every clue the check near it proves removable goes,
-    in order (`_remove_local`); then the others are tried in the same order as in any pass. The
-    check is not asked again after that: its answer only turns from yes to no as clues go.
+    The first pass has two parts (FIRST_PART): clues go, in order, while the pairwise rules alone
+    still solve the puzzle (`_remove_clues_advanced`: each such removal keeps it trimmed, since
+    trimming runs those rules first); then the clues left are tried in the same order as in any
+    pass, with elimination. (FIRST_PART "local": first every clue the check near it proves
+    removable goes, `_remove_local`.) The first part's checks are not asked again: its answers
+    only turn from yes to no as clues go (the pairwise rules are monotone).
 
     Trimming is not monotone (see the module docstring): a clue kept because trimming failed
     without it may become removable once others have gone. So after the first pass, pass over the
@@ -533,8 +548,13 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray) -> tuple[np.
     pairwise phase left a group of open cells too large for elimination, while the clues left
     still join a part of it that is too large (`kernels.LargeGroup`; `stalls` remembers them).
     """
+    if FIRST_PART not in FIRST_PARTS:
+        raise ValueError(f"FIRST_PART must be one of {FIRST_PARTS}, got {FIRST_PART!r}")
     known = None
-    if LOCAL_FIRST:
+    if FIRST_PART == "advanced":
+        known = _remove_clues_advanced(field, order, None)
+        order = order[known.ravel()[order]]
+    elif FIRST_PART == "local":
         known, order = _remove_local(field, order)
     stalls: dict[int, kernels.LargeGroup] = {}
     known, held, settled = _elimination_pass(field, order, known, stalls=stalls)
@@ -688,11 +708,12 @@ def _remove_clues_sat(
     Each whole-grid trim starts warm (WARM_BLOCK, `_WarmStarts`): a start is dropped as soon as
     a clue goes that was in force when it was found, so it is always sound.
 
-    known: the clues still in force (after `_remove_local`, or a later pass; only the clues in
-    `order` are tried). Without it (a first pass in turn: a clue target, or not LOCAL_FIRST),
-    elimination asks `local_proof` before SAT; a yes settles the removal (the same decision,
-    sooner). With it, the check is not asked: it said no to these clues already, and it stays no
-    with fewer clues.
+    known: the clues still in force (after the first part of a pass, or a later pass; only the
+    clues in `order` are tried). Without it (a first pass in turn: a clue target, or FIRST_PART
+    None), elimination asks `local_proof` before SAT; a yes settles the removal (the same
+    decision, sooner). With it, the check is not asked: the first part said no to these clues
+    already (the pairwise rules, which the check runs, did not solve the puzzle without them),
+    and that stays no with fewer clues.
     """
     local = difficulty == "elimination" and known is None
     known = np.ones(field.size, dtype=bool) if known is None else known.ravel().copy()

@@ -505,7 +505,7 @@ def elimination_puzzles():
     return [generate_puzzle(9, 11, 50, np.random.default_rng(seed), difficulty="elimination") for seed in range(6)]
 
 
-@pytest.mark.parametrize("max_cells", [10, 40, 60])
+@pytest.mark.parametrize("max_cells", [5, 10, 20, 40])
 def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, elimination_puzzles, max_cells):
     """Elimination runs only on groups of at most ELIMINATION_MAX_CELLS open cells (3000: only
     grids past 54x54 meet larger ones). With small limits, minimal elimination-grade puzzles become too
@@ -632,7 +632,7 @@ def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     if not fast:
         monkeypatch.setattr(puzzle_module, "USE_SAT", False)
         monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
-    monkeypatch.setattr(puzzle_module, "LOCAL_FIRST", False)  # the first pass: each clue in turn
+    monkeypatch.setattr(puzzle_module, "FIRST_PART", None)  # the first pass: each clue in turn
     rng = np.random.default_rng(6)
     field = random_field(9, 13, 50, rng)
     order = rng.permutation(field.size)
@@ -658,10 +658,11 @@ def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     assert passes == 3 and known.sum() == first.sum() - 1
     assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
     assert removable(known) == []
-    monkeypatch.setattr(puzzle_module, "LOCAL_FIRST", True)  # the clues the local check settles first
-    known, passes = _remove_clues_elimination(field, order)
-    assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
-    assert removable(known) == []
+    for first_part in ("local", "advanced"):  # the clues the local check, or the pairwise rules, settle first
+        monkeypatch.setattr(puzzle_module, "FIRST_PART", first_part)
+        known, passes = _remove_clues_elimination(field, order)
+        assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
+        assert removable(known) == []
 
 
 needs_numba = pytest.mark.skipif(not __import__("recon.kernels").kernels.AVAILABLE, reason="needs numba")
@@ -703,7 +704,7 @@ def test_window_fixed_nearby_is_a_proof(shape):
 @needs_numba
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3), (17, 23)])
 def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shape):
-    """Advanced generation in one pass in turn (not LOCAL_FIRST) with the local pairwise check
+    """Elimination-grade generation in one pass in turn (FIRST_PART None) with the local pairwise check
     (puzzle.LOCAL_RADII) as a shortcut keeps exactly the clues it keeps without it, on grids wider
     than the check's reach. The check settles removals, also (17 x 23) from puzzles that trimming
     solves only with elimination: trimming without the clue runs as it did with it."""
@@ -722,7 +723,7 @@ def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shap
         return proved
 
     monkeypatch.setattr(kernels, "window_fixed_nearby", spy)
-    monkeypatch.setattr(puzzle_module, "LOCAL_FIRST", False)
+    monkeypatch.setattr(puzzle_module, "FIRST_PART", None)
     rng = np.random.default_rng(sum(shape))
     field = random_field(*shape, 50, rng)
     order = rng.permutation(field.size)
@@ -769,9 +770,9 @@ def test_python_twin_of_the_check_near_the_clue_gives_the_compiled_answer(shape)
 
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
 def test_elimination_generation_gives_the_same_puzzle_on_every_path(monkeypatch, shape):
-    """Advanced generation (the clues the check near them settles first, then the others with
-    every pass they need) keeps the same clues, in as many passes, with python-sat and numba, with
-    numba alone and with neither: same seed, same puzzle."""
+    """Elimination-grade generation (the clues the pairwise rules alone can do without first, then
+    the others with every pass they need) keeps the same clues, in as many passes, with python-sat
+    and numba, with numba alone and with neither: same seed, same puzzle."""
     from recon import puzzle as puzzle_module
 
     densities = (5, 35) if min(shape) == 2 else (20, 70)  # 2 x k: dense fields are rarely unique
@@ -802,23 +803,31 @@ def test_elimination_generation_gives_the_same_puzzle_on_every_path(monkeypatch,
 
 
 @needs_numba
+@pytest.mark.parametrize("first_part", ["advanced", "local"])
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3), (13, 17)])
-def test_local_first_pass_gives_a_minimal_elimination_puzzle(monkeypatch, shape):
-    """With the clues the check near them settles removed first (LOCAL_FIRST), on grids wider than
-    the check's reach: trimming solves the result, and no clue of it can go (each checked with the
-    Python trimmer); most removals were settled by the check alone."""
+def test_first_part_gives_a_minimal_elimination_puzzle(monkeypatch, shape, first_part):
+    """With the clues the pairwise rules alone can do without removed first (FIRST_PART
+    "advanced"), or those the check near them settles ("local"), on grids wider than the check's
+    reach: trimming solves the result, no clue of it can go (each checked with the Python
+    trimmer), and most removals needed no whole-grid trim. The advanced first part removes
+    exactly what advanced generation removes, so the elimination passes start from that puzzle."""
     from recon import kernels
     from recon import puzzle as puzzle_module
 
+    monkeypatch.setattr(puzzle_module, "FIRST_PART", first_part)
     calls = []
     real = kernels.trim_verdict  # the whole-grid trims of generation's SAT path
     monkeypatch.setattr(kernels, "trim_verdict", lambda *a, **k: calls.append(1) or real(*a, **k))
+    starts = []
+    advanced = puzzle_module._remove_clues_advanced
+    monkeypatch.setattr(puzzle_module, "_remove_clues_advanced", lambda *a: starts.append(advanced(*a)) or starts[-1])
     rng = np.random.default_rng(sum(shape) + 1)
     field = random_field(*shape, 50, rng)
     clues = status(field)
     if not trim.solve(make_problem(clues)).verdict is Verdict.UNIQUE:
         pytest.skip("this field's full status is not trimmed")
-    known, passes = puzzle_module._remove_clues_elimination(field, rng.permutation(field.size))
+    order = rng.permutation(field.size)
+    known, passes = puzzle_module._remove_clues_elimination(field, order)
     assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
     for r, c in np.argwhere(known):
         fewer = known.copy()
@@ -826,7 +835,14 @@ def test_local_first_pass_gives_a_minimal_elimination_puzzle(monkeypatch, shape)
         assert trim.solve(make_problem(clues, fewer)).verdict is not Verdict.UNIQUE, (r, c)
     gone = int((~known).sum())
     assert gone > 2 * len(calls), (gone, len(calls))
-    assert calls or not puzzle_module.USE_SAT  # (they are counted: some removals needed a trim)
+    if shape == (13, 17) and puzzle_module.USE_SAT:
+        assert calls  # (they are counted: some removals needed a trim)
+    if first_part == "advanced":
+        assert len(starts) == 1 and (known <= starts[0]).all()  # the passes only remove clues
+        assert puzzle_module.is_advanced(make_problem(clues, starts[0]))
+        assert np.array_equal(starts[0], puzzle_module._remove_clues_advanced(field, order, None))
+    else:
+        assert starts == []
 
 
 def test_progress_says_when_the_compiled_kernels_load(monkeypatch):
