@@ -352,7 +352,7 @@ def _solves(check, problem: Problem) -> bool:
 # -- advanced: the pairwise rules, which are monotone ------------------------------------------
 
 
-def _remove_clues_advanced(field: np.ndarray, order: np.ndarray, target: int | None) -> np.ndarray:
+def _remove_clues_advanced(field: np.ndarray, order: np.ndarray, target: int | None, stage: str = "") -> np.ndarray:
     """Remove clues, in order, while trimming's basic and pairwise rules still fix every cell.
 
     Those rules are monotone (a clue more or a cell fixed more never stops one of them, and their
@@ -376,13 +376,15 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray, target: int | N
     At 60x60 (seeds 0 and 1), of about 1900 clues left after part 1, the first proof that a clue
     stays settled 1144 and 1083, the second 375 and 402, the check at radius 10 37 and 45, and
     the whole grid 333 and 330 (docs/performance.md).
+
+    stage: what the progress report calls this removal when it is part of another (elimination's).
     """
     clues = status(field)
     shape, size = field.shape, field.size
     known = np.ones(size, dtype=bool)
     kept = size
     rest = []
-    _at(part=" (the clues the check near them settles)")
+    _at(part=f" ({stage}the clues the check near them settles)")
     for step, c in enumerate(order):
         if target is not None and kept <= target:
             break
@@ -394,7 +396,7 @@ def _remove_clues_advanced(field: np.ndarray, order: np.ndarray, target: int | N
         else:
             known[c] = True
             rest.append(c)
-    _at(part="")
+    _at(part=f" ({stage}the others)" if stage else "")
     rest = np.array(rest, dtype=np.int64)
     warm = _WarmStarts(shape)
     for step, c in enumerate(rest.tolist()):
@@ -552,8 +554,9 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray) -> tuple[np.
         raise ValueError(f"FIRST_PART must be one of {FIRST_PARTS}, got {FIRST_PART!r}")
     known = None
     if FIRST_PART == "advanced":
-        known = _remove_clues_advanced(field, order, None)
+        known = _remove_clues_advanced(field, order, None, stage="the pairwise rules: ")
         order = order[known.ravel()[order]]
+        _at(part=" (elimination)")
     elif FIRST_PART == "local":
         known, order = _remove_local(field, order)
     stalls: dict[int, kernels.LargeGroup] = {}
@@ -561,7 +564,7 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray) -> tuple[np.
     passes = 1
     while held.any():
         passes += 1
-        _at(passes=passes)
+        _at(passes=passes, part="")
         again, held, settled = _elimination_pass(field, order[held[order]], known, settled, stalls)
         if again.sum() == known.sum():
             return known, passes

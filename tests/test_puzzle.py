@@ -157,8 +157,15 @@ def test_cli_generate_reports_progress_when_asked(monkeypatch, difficulty, shape
         tried, total, left, size = (int(m.group(i)) for i in (5, 6, 7, 8))
         assert 0 <= tried < total <= size == cells and 0 < left <= cells
     assert int(reports[0].group(7)) >= int(reports[-1].group(7))  # clues only go
-    if difficulty == "elimination" and puzzle_module.USE_KERNELS:
-        assert any(m.group(4) == " (the clues the check near them settles)" for m in reports)
+    if difficulty == "elimination":  # its parts, in order: the pairwise rules' two, then elimination's
+        named = [" (the pairwise rules: the clues the check near them settles)", " (the pairwise rules: the others)", " (elimination)"]
+        parts = {}  # per field and order of removal
+        for m in reports:
+            if m.group(3) == "1":
+                parts.setdefault(m.group(1, 2), []).append(named.index(m.group(4)))
+        assert all(steps == sorted(steps) for steps in parts.values())
+        assert len({step for steps in parts.values() for step in steps}) >= 2
+        assert all(m.group(4) == "" for m in reports if m.group(3) != "1")
 
     class Terminal(io.StringIO):
         def isatty(self):
