@@ -827,7 +827,7 @@ def test_first_part_gives_a_minimal_elimination_puzzle(monkeypatch, shape, first
     monkeypatch.setattr(kernels, "trim_verdict", lambda *a, **k: calls.append(1) or real(*a, **k))
     starts = []
     advanced = puzzle_module._remove_clues_advanced
-    monkeypatch.setattr(puzzle_module, "_remove_clues_advanced", lambda *a: starts.append(advanced(*a)) or starts[-1])
+    monkeypatch.setattr(puzzle_module, "_remove_clues_advanced", lambda *a, **k: starts.append(advanced(*a, **k)) or starts[-1])
     rng = np.random.default_rng(sum(shape) + 1)
     field = random_field(*shape, 50, rng)
     clues = status(field)
