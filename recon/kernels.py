@@ -1426,22 +1426,28 @@ def window_fixed_nearby(
         capacity *= 4  # out of room for derived equations: again with more
 
 
-def must_stay(clues: np.ndarray, known: np.ndarray, field: np.ndarray, c: int, given: int) -> bool:
+def must_stay(clues: np.ndarray, known: np.ndarray, field: np.ndarray, c: int, given: int, start: np.ndarray | None = None) -> bool:
     """Do the pairwise rules on the clues in force (known, clue c left out already) fail to fix
     c's window even when every cell farther than `given` rows or columns from c starts fixed to
     its value in the field (which meets every clue)? Then they fail on the whole puzzle without
     c: they are sound (whatever they fix is the field's value) and monotone (more cells fixed
     never stops one), so the whole-grid fixpoint holds no more than this one. Clues farther than
     given + 1 see given cells only and are left out: they say nothing more. Its Python twin is
-    `recon.puzzle._must_stay_python` (tests compare them)."""
+    `recon.puzzle._must_stay_python` (tests compare them).
+
+    start: cells the pairwise rules fix on the whole puzzle without c (a warm start, as
+    `pairwise_fixed` gives for fewer clues), fixed so from the start too. The same answer,
+    sooner: those cells are in the whole-grid fixpoint, which this one holds already, and a
+    fixpoint reached from more of its own cells is the same fixpoint."""
     _compile()
     rows, cols = clues.shape
     clue, active = _flat(clues, known)
     mine = np.ascontiguousarray(field, dtype=np.int8).ravel()
+    start = _NO_FIELD if start is None else np.ascontiguousarray(start, dtype=np.int8).ravel()
     side = 2 * given + 5
     capacity = _equations_room(side * side)
     while True:
-        answer = _local_pairwise(clue, active, rows, cols, int(c), int(given) + 1, capacity, mine, int(given), _NO_FIELD)
+        answer = _local_pairwise(clue, active, rows, cols, int(c), int(given) + 1, capacity, mine, int(given), start)
         if answer >= 0:
             return not answer
         capacity *= 4

@@ -419,11 +419,11 @@ def _advanced_keeps(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: 
     exact when it answers: the far cells given at the first PAIRWISE_GIVEN radius (a yes: it
     stays), the check near the clue at PAIRWISE_FAR (a yes: it goes), the far cells given at the
     second radius; then the whole-grid fixpoint from the warm start decides."""
-    if _must_stay(field, clues, known, c, PAIRWISE_GIVEN[0]):
+    if _must_stay(field, clues, known, c, PAIRWISE_GIVEN[0], start):
         return True
     if _window_fixed_nearby(clues, known, c, PAIRWISE_FAR, start):
         return False
-    if _must_stay(field, clues, known, c, PAIRWISE_GIVEN[1]):
+    if _must_stay(field, clues, known, c, PAIRWISE_GIVEN[1], start):
         return True
     return not _all_fixed(_pairwise_values(clues, known, start))
 
@@ -477,14 +477,16 @@ def _window_fixed_nearby(clues: np.ndarray, known: np.ndarray, c: int, radius: i
     return window_fixed_nearby_python(clues, known, c, radius, start)
 
 
-def _must_stay(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int) -> bool:
+def _must_stay(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int, start: np.ndarray | None = None) -> bool:
     """`kernels.must_stay` with numba, else its Python twin `_must_stay_python` (the same answer)."""
     if USE_KERNELS:
-        return kernels.must_stay(clues, known, field, c, given)
-    return _must_stay_python(field, clues, known, c, given)
+        return kernels.must_stay(clues, known, field, c, given, start)
+    return _must_stay_python(field, clues, known, c, given, start)
 
 
-def _must_stay_python(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int) -> bool:
+def _must_stay_python(
+    field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int, start: np.ndarray | None = None
+) -> bool:
     """A proof that the pairwise rules cannot fix clue c's window on the puzzle without c (known,
     c out already): they do not fix it even when every cell farther than `given` rows or columns
     from c is given its value in the field (`kernels.must_stay`'s twin).
@@ -492,8 +494,9 @@ def _must_stay_python(field: np.ndarray, clues: np.ndarray, known: np.ndarray, c
     Sound: the rules are sound and the field meets every clue, so whatever they fix on the whole
     puzzle is the field's value; giving more cells can only fix more (they are monotone). So the
     fixpoint with those cells given holds the whole-grid one. The clues within `given` + 1 are
-    enough: one farther sees given cells only, and says nothing more."""
-    return _local_window_fixed(clues, known, c, given + 1, field=field, given=given) is False
+    enough: one farther sees given cells only, and says nothing more. start: a warm start (cells
+    the rules fix on the whole puzzle without c), fixed from the start too: the same answer."""
+    return _local_window_fixed(clues, known, c, given + 1, start=start, field=field, given=given) is False
 
 
 def _local_window_fixed(

@@ -1137,7 +1137,9 @@ def test_advanced_removal_makes_the_decisions_made_from_scratch_on_every_path(mo
 @pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 17), (11, 13)])
 def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
     """_must_stay says yes only when the pairwise rules on the whole puzzle without the clue
-    leave a cell of its window open; it says yes to most such removals at radius 6."""
+    leave a cell of its window open; it says yes to most such removals at radius 6. From a warm
+    start (the rules' fixpoint with more clues gone, as generation gives it) it answers the same,
+    compiled or in Python."""
     from recon import puzzle as puzzle_module
     from recon.engines import quiet
 
@@ -1157,11 +1159,15 @@ def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
             window = [y * shape[1] + x for y in range(max(r - 1, 0), min(r + 2, shape[0]))
                       for x in range(max(q - 1, 0), min(q + 2, shape[1]))]
             open_there = not trimmer.all_fixed(window)
+            warm = puzzle_module._pairwise_values_python(clues, fewer & (rng.random(shape) < 0.8))
+            assert warm is not None and (warm < 0).any()
             for given in (1, 3, 6):
                 stays = puzzle_module._must_stay_python(field, clues, fewer, c, given)
                 assert not stays or open_there, (c, given)
+                assert puzzle_module._must_stay_python(field, clues, fewer, c, given, warm) == stays, (c, given)
                 if puzzle_module.kernels.AVAILABLE:  # the compiled twin: the same answer
                     assert puzzle_module.kernels.must_stay(clues, fewer, field, c, given) == stays, (c, given)
+                    assert puzzle_module.kernels.must_stay(clues, fewer, field, c, given, warm) == stays, (c, given)
             failing += open_there
             proved += puzzle_module._must_stay_python(field, clues, fewer, c, 6)
     assert failing > 0 and proved >= failing // 2
