@@ -303,14 +303,12 @@ def make_puzzle(
         _at(order=attempt, passes=1, part="")
         order = rng.permutation(clues.size)
         passes = 1
-        if difficulty == "elimination" and target is None:
-            known, passes = _remove_clues_elimination(field, order)
+        if difficulty == "elimination":
+            known, passes = _remove_clues_elimination(field, order, target)
         elif difficulty == "advanced":
             known = _remove_clues_advanced(field, order, target)
         else:
             known = _remove_clues(field, order, difficulty, target)
-            if difficulty == "elimination" and known.sum() > target:
-                known, passes = _more_passes(field, order, known, target)
         minimal = target is None or known.sum() > target
         problem = make_problem(clues, known)
         if weaker is not None and _solves(weaker, problem):
@@ -533,8 +531,9 @@ def _local_window_fixed(
     return _window_all_fixed(fixed, (r - y0) * (x1 - x0) + q - x0)
 
 
-def _remove_clues_elimination(field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
-    """Remove clues to an elimination-grade puzzle that is minimal, and the number of passes it took.
+def _remove_clues_elimination(field: np.ndarray, order: np.ndarray, target: int | None = None) -> tuple[np.ndarray, int]:
+    """Remove clues to an elimination-grade puzzle that is minimal (or has `target` clues), and the
+    number of passes it took.
 
     The first pass has two parts (FIRST_PART): clues go, in order, while the pairwise rules alone
     still solve the puzzle (`_remove_clues_advanced`: each such removal keeps it trimmed, since
@@ -554,27 +553,54 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray) -> tuple[np.
     a clue goes (`_remove_clues_sat`'s settled). So would a clue whose trim failed because the
     pairwise phase left a group of open cells too large for elimination, while the clues left
     still join a part of it that is too large (`kernels.LargeGroup`; `stalls` remembers them).
+
+    target (a clue count): removal stops there, on the same path as without it, so the puzzle is
+    one the minimal path goes through. That path's puzzles need elimination from its first removal
+    after advanced's part on (advanced's part tried every clue left, so the pairwise rules cannot
+    do without any of them, and with fewer clues they do no better); before it they are solved by
+    the pairwise rules. So when advanced's part gets to the target already, or FIRST_PART is not
+    "advanced", removal runs one pass in turn toward the target instead (`_toward`), as
+    before 2026-11-24.
     """
     if FIRST_PART not in FIRST_PARTS:
         raise ValueError(f"FIRST_PART must be one of {FIRST_PARTS}, got {FIRST_PART!r}")
+    if target is not None and FIRST_PART != "advanced":
+        return _toward(field, order, target)
     known = None
     if FIRST_PART == "advanced":
         known = _remove_clues_advanced(field, order, None, stage="the pairwise rules: ")
+        if target is not None and known.sum() <= target:
+            _at(part="")
+            return _toward(field, order, target)
         order = order[known.ravel()[order]]
         _at(part=" (elimination)")
     elif FIRST_PART == "local":
         known, order = _remove_local(field, order)
     stalls: dict[int, kernels.LargeGroup] = {}
-    known, held, settled = _elimination_pass(field, order, known, stalls=stalls)
+    known, held, settled = _elimination_pass(field, order, known, stalls=stalls, target=target)
     passes = 1
     while held.any():
+        if target is not None and known.sum() <= target:
+            return known, passes
         passes += 1
         _at(passes=passes, part="")
-        again, held, settled = _elimination_pass(field, order[held[order]], known, settled, stalls)
+        again, held, settled = _elimination_pass(field, order[held[order]], known, settled, stalls, target)
         if again.sum() == known.sum():
             return known, passes
         known = again
+    if target is not None and known.sum() <= target:
+        return known, passes
     return known, passes + 1
+
+
+def _toward(field: np.ndarray, order: np.ndarray, target: int) -> tuple[np.ndarray, int]:
+    """Elimination-grade removal toward a clue target in one pass that tries each clue in turn, then
+    `_more_passes` if it did not get there; the clues kept and the passes."""
+    _at(passes=1)
+    known = _remove_clues(field, order, "elimination", target)
+    if known.sum() > target:
+        return _more_passes(field, order, known, target)
+    return known, 1
 
 
 def _more_passes(field: np.ndarray, order: np.ndarray, known: np.ndarray, target: int) -> tuple[np.ndarray, int]:
@@ -635,14 +661,15 @@ def window_fixed_nearby_python(
 
 def _elimination_pass(
     field: np.ndarray, order: np.ndarray, known: np.ndarray | None, settled: np.ndarray | None = None,
-    stalls: dict[int, kernels.LargeGroup] | None = None,
+    stalls: dict[int, kernels.LargeGroup] | None = None, target: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """One pass of elimination-grade removals over `order`: the clues kept, (flat) those that a later
     pass must try again (with SAT, the ones trimming failed; without, every one kept), and (flat,
-    with SAT) those of them last tried on the puzzle the pass ends with (see _remove_clues_sat)."""
+    with SAT) those of them last tried on the puzzle the pass ends with (see _remove_clues_sat). It
+    stops when `target` clues are left."""
     if USE_SAT and USE_KERNELS:
-        return _remove_clues_sat(field, order, None, "elimination", known, settled, stalls)
-    kept = _remove_clues(field, order, "elimination", None, known)
+        return _remove_clues_sat(field, order, target, "elimination", known, settled, stalls)
+    kept = _remove_clues(field, order, "elimination", target, known)
     return kept, kept.ravel(), None
 
 

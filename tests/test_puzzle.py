@@ -1055,6 +1055,47 @@ def test_an_elimination_clue_target_out_of_reach_still_gives_a_minimal_puzzle(sh
     assert not within.minimal and within.clue_count == puzzle.clue_count + 3
 
 
+@pytest.mark.parametrize("shape", [(6, 19), (19, 6), (9, 13)])
+def test_an_elimination_clue_target_stops_on_the_minimal_path(monkeypatch, shape):
+    """--clues N for elimination, with N below the clues advanced's part keeps: removal stops at N
+    on the path the minimal puzzle is reached by (so it keeps every clue of the minimal puzzle),
+    and the puzzle needs elimination; the same with python-sat and numba and with neither. With N
+    at or above that count, every puzzle of the path with N clues is solved by the pairwise rules:
+    removal goes one pass in turn toward N instead."""
+    from recon import puzzle as puzzle_module
+
+    rng = np.random.default_rng(sum(shape) + 11)
+    compared = 0
+    for _ in range(100):
+        field = random_field(*shape, int(rng.integers(35, 65)), rng)
+        if not puzzle_module.is_trimmed(make_problem(status(field))):
+            continue
+        order = rng.permutation(field.size)
+        minimal, _ = puzzle_module._remove_clues_elimination(field, order)
+        kept = int(puzzle_module._remove_clues_advanced(field, order, None).sum())
+        if kept < minimal.sum() + 2:
+            continue  # elimination removed one clue or none here
+        target = kept - 1 - (kept - 1 - int(minimal.sum())) // 2  # above the minimal count
+        answers = []
+        for flags in ({}, {"USE_SAT": False, "USE_KERNELS": False}):
+            with monkeypatch.context() as patch:
+                for name, value in flags.items():
+                    patch.setattr(puzzle_module, name, value)
+                known, passes = puzzle_module._remove_clues_elimination(field, order, target)
+            answers.append(known.tobytes())
+            problem = make_problem(status(field), known)
+            assert known.sum() == target and (minimal <= known).all()
+            assert puzzle_module.is_trimmed(problem) and not puzzle_module.is_advanced(problem)
+        assert answers[0] == answers[1]
+        above, _ = puzzle_module._remove_clues_elimination(field, order, kept)
+        toward, _ = puzzle_module._toward(field, order, kept)
+        assert np.array_equal(above, toward)
+        compared += 1
+        if compared == 2:
+            break
+    assert compared == 2
+
+
 def test_cli_says_when_the_clue_target_was_out_of_reach():
     code, out, err = run("generate", "4", "7", "50", "--seed", "2", "--puzzle", "--difficulty", "elimination", "--clues", "1")
     assert code == 0 and "not down to the 1 clues asked (--clues 1) but minimal: no remaining clue can be removed" in err
