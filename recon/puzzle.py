@@ -558,9 +558,11 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray, target: int 
     one the minimal path goes through. That path's puzzles need elimination from its first removal
     after advanced's part on (advanced's part tried every clue left, so the pairwise rules cannot
     do without any of them, and with fewer clues they do no better); before it they are solved by
-    the pairwise rules. So when advanced's part gets to the target already, or FIRST_PART is not
-    "advanced", removal runs one pass in turn toward the target instead (`_toward`), as
-    before 2026-11-24.
+    the pairwise rules. So when advanced's part gets to the target already, the path is followed to
+    its first puzzle that needs elimination, and clues are added back to that one (`_add_back`).
+    When that does not get there either (the path has no such puzzle, or too few clues can come
+    back), or FIRST_PART is not "advanced", removal runs one pass in turn toward the target
+    instead (`_toward`), as before 2026-11-24.
     """
     if FIRST_PART not in FIRST_PARTS:
         raise ValueError(f"FIRST_PART must be one of {FIRST_PARTS}, got {FIRST_PART!r}")
@@ -569,11 +571,16 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray, target: int 
     known = None
     if FIRST_PART == "advanced":
         known = _remove_clues_advanced(field, order, None, stage="the pairwise rules: ")
+        rest = order[known.ravel()[order]]
+        _at(part=" (elimination)")
         if target is not None and known.sum() <= target:
+            first = _elimination_pass(field, rest, known, stalls={}, target=int(known.sum()) - 1)[0]
+            grown = _add_back(field, order, first, target) if first.sum() < known.sum() else None
+            if grown is not None:
+                return grown, 1
             _at(part="")
             return _toward(field, order, target)
-        order = order[known.ravel()[order]]
-        _at(part=" (elimination)")
+        order = rest
     elif FIRST_PART == "local":
         known, order = _remove_local(field, order)
     stalls: dict[int, kernels.LargeGroup] = {}
@@ -591,6 +598,29 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray, target: int 
     if target is not None and known.sum() <= target:
         return known, passes
     return known, passes + 1
+
+
+def _add_back(field: np.ndarray, order: np.ndarray, known: np.ndarray, target: int) -> np.ndarray | None:
+    """Add clues back to an elimination-grade puzzle (known) until it has `target` clues: the clues
+    gone, last drawn first, each kept only if trimming still solves the puzzle (elimination is not
+    monotone: a clue more can stop it) and the pairwise rules alone still do not (a clue more can
+    let them). The clues then kept, or None when too few could come back. Each check is the
+    grade's own (compiled when numba is loaded, `_solves`), and a puzzle trimming solves is unique."""
+    clues = status(field)
+    known = known.copy()
+    count = int(known.sum())
+    for c in reversed(order.tolist()):
+        if count >= target:
+            break
+        if known.flat[c]:
+            continue
+        known.flat[c] = True
+        problem = make_problem(clues, known)
+        if _solves(is_advanced, problem) or not _solves(is_trimmed, problem):
+            known.flat[c] = False
+        else:
+            count += 1
+    return known if count == target else None
 
 
 def _toward(field: np.ndarray, order: np.ndarray, target: int) -> tuple[np.ndarray, int]:

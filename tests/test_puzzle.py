@@ -1061,7 +1061,8 @@ def test_an_elimination_clue_target_stops_on_the_minimal_path(monkeypatch, shape
     on the path the minimal puzzle is reached by (so it keeps every clue of the minimal puzzle),
     and the puzzle needs elimination; the same with python-sat and numba and with neither. With N
     at or above that count, every puzzle of the path with N clues is solved by the pairwise rules:
-    removal goes one pass in turn toward N instead."""
+    clues are added back to the path's first puzzle that needs elimination, and the puzzle with
+    N clues still needs it and is still trimmed (the same on both paths too)."""
     from recon import puzzle as puzzle_module
 
     rng = np.random.default_rng(sum(shape) + 11)
@@ -1076,20 +1077,23 @@ def test_an_elimination_clue_target_stops_on_the_minimal_path(monkeypatch, shape
         if kept < minimal.sum() + 2:
             continue  # elimination removed one clue or none here
         target = kept - 1 - (kept - 1 - int(minimal.sum())) // 2  # above the minimal count
-        answers = []
-        for flags in ({}, {"USE_SAT": False, "USE_KERNELS": False}):
-            with monkeypatch.context() as patch:
-                for name, value in flags.items():
-                    patch.setattr(puzzle_module, name, value)
-                known, passes = puzzle_module._remove_clues_elimination(field, order, target)
-            answers.append(known.tobytes())
-            problem = make_problem(status(field), known)
-            assert known.sum() == target and (minimal <= known).all()
-            assert puzzle_module.is_trimmed(problem) and not puzzle_module.is_advanced(problem)
-        assert answers[0] == answers[1]
-        above, _ = puzzle_module._remove_clues_elimination(field, order, kept)
-        toward, _ = puzzle_module._toward(field, order, kept)
-        assert np.array_equal(above, toward)
+        first = None  # the path's first puzzle that needs elimination
+        for count in (target, kept - 1, kept + 3):
+            answers = []
+            for flags in ({}, {"USE_SAT": False, "USE_KERNELS": False}):
+                with monkeypatch.context() as patch:
+                    for name, value in flags.items():
+                        patch.setattr(puzzle_module, name, value)
+                    known, passes = puzzle_module._remove_clues_elimination(field, order, count)
+                answers.append(known.tobytes())
+                problem = make_problem(status(field), known)
+                assert known.sum() == count and (minimal <= known).all()
+                assert puzzle_module.is_trimmed(problem) and not puzzle_module.is_advanced(problem)
+            assert answers[0] == answers[1]
+            if count == kept - 1:
+                first = known
+            elif count > kept:
+                assert (first <= known).all()  # clues added back to it
         compared += 1
         if compared == 2:
             break
@@ -1234,6 +1238,17 @@ def test_cli_generates_each_grade_and_explain_agrees(tmp_path):
         path.write_text(out)
         code, text, _ = run("explain", str(path))
         assert code == 0 and f"(grade {difficulty})" in text
+
+
+def test_cli_elimination_with_many_clues_asked_keeps_the_grade(tmp_path):
+    """--clues 0.7 for elimination, far above what the pairwise rules need: the puzzle has that many
+    clues, the report says so, and `recon explain` grades it elimination."""
+    code, out, err = run("generate", "12", "17", "50", "--seed", "3", "--puzzle", "--difficulty", "elimination", "--clues", "0.7")
+    assert code == 0 and "143 of 204 clues" in err and "grade elimination, stopped at the 143 clues asked" in err
+    path = tmp_path / "many.txt"
+    path.write_text(out)
+    code, text, _ = run("explain", str(path))
+    assert code == 0 and "(grade elimination)" in text
 
 
 def test_cli_offers_exactly_the_generators_difficulties():
