@@ -338,15 +338,34 @@ def _singular_hint(shape: tuple[int, int]) -> str:
             "full status can have several fields)")
 
 
+def _compiled(problem: Problem) -> bool:
+    """Run trimming's checks compiled? When numba is there (the same answers) and its code is
+    loaded already or the puzzle is large enough to pay for loading it (TRIM_KERNEL_CELLS)."""
+    return USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded())
+
+
 def _solves(check, problem: Problem) -> bool:
-    """Run a grade's check; trimming compiled when numba is there (the same answer) and its
-    code is loaded already or the puzzle is large enough to pay for loading it (TRIM_KERNEL_CELLS)."""
-    compiled = USE_KERNELS and (problem.cells >= TRIM_KERNEL_CELLS or kernels.loaded())
-    if compiled and check is is_trimmed:
+    """Run a grade's check, compiled where `_compiled` says so."""
+    if _compiled(problem) and check is is_trimmed:
         return kernels.trims_fully(problem.clues, problem.known)
-    if compiled and check is is_advanced:
+    if _compiled(problem) and check is is_advanced:
         return _all_fixed(kernels.pairwise_fixed(problem.clues, problem.known))
     return check(problem)
+
+
+def _needs_elimination(problem: Problem) -> bool:
+    """Is the puzzle of the elimination grade: trimmed, and not by the pairwise rules alone? One
+    run of the rules, where `is_advanced` and then `is_trimmed` would run the pairwise phase twice:
+    compiled, trimming goes on from that phase's fixpoint (as hybrid's grade does); in Python,
+    quiet's trimmer says whether elimination fixed a cell (it runs the pairwise rules to their
+    fixpoint first, so it eliminates only when they do not finish)."""
+    if _compiled(problem):
+        pairwise = kernels.pairwise_fixed(problem.clues, problem.known)
+        if pairwise is None or _all_fixed(pairwise):
+            return False
+        return kernels.trims_fully(problem.clues, problem.known, start=pairwise)
+    trimmer = quiet.QuietTrimmer.of(problem)
+    return trimmer.fixes_all() and trimmer.grade == "elimination"
 
 
 # -- advanced: the pairwise rules, which are monotone ------------------------------------------
@@ -605,7 +624,7 @@ def _add_back(field: np.ndarray, order: np.ndarray, known: np.ndarray, target: i
     gone, last drawn first, each kept only if trimming still solves the puzzle (elimination is not
     monotone: a clue more can stop it) and the pairwise rules alone still do not (a clue more can
     let them). The clues then kept, or None when too few could come back. Each check is the
-    grade's own (compiled when numba is loaded, `_solves`), and a puzzle trimming solves is unique."""
+    grade's own (`_needs_elimination`), and a puzzle trimming solves is unique."""
     clues = status(field)
     known = known.copy()
     count = int(known.sum())
@@ -615,8 +634,7 @@ def _add_back(field: np.ndarray, order: np.ndarray, known: np.ndarray, target: i
         if known.flat[c]:
             continue
         known.flat[c] = True
-        problem = make_problem(clues, known)
-        if _solves(is_advanced, problem) or not _solves(is_trimmed, problem):
+        if not _needs_elimination(make_problem(clues, known)):
             known.flat[c] = False
         else:
             count += 1

@@ -1179,6 +1179,40 @@ def test_advanced_removal_makes_the_decisions_made_from_scratch_on_every_path(mo
         assert np.array_equal(known, expected), (use_kernels, block, given)
 
 
+@pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 17), (11, 13), (13, 11)])
+def test_the_elimination_grade_check_in_one_run_answers_as_the_two_checks(monkeypatch, shape):
+    """_needs_elimination (one run of the rules) says yes exactly when trimming solves the puzzle
+    and the pairwise rules alone do not, compiled and in Python, on puzzles of every grade and on
+    contradictory ones (some clues off by one)."""
+    from recon import puzzle as puzzle_module
+
+    rng = np.random.default_rng(sum(shape) + 5)
+    problems = []
+    for _ in range(60):
+        field = random_field(*shape, int(rng.integers(25, 75)), rng)
+        clues = status(field)
+        if rng.random() < 0.2:
+            clues.flat[int(rng.integers(field.size))] += 1
+        problems.append(make_problem(clues, rng.random(shape) < rng.uniform(0.4, 1.0)))
+    if min(shape) >= 3:  # elimination-grade puzzles, and the same with a clue more or fewer
+        for seed in range(3):
+            puzzle = generate_puzzle(*shape, 50, np.random.default_rng(seed), difficulty="elimination")
+            problems.append(make_problem(puzzle.clues, puzzle.known))
+            for c in rng.choice(puzzle.clues.size, 4, replace=False).tolist():
+                known = puzzle.known.copy()
+                known.flat[c] = not known.flat[c]
+                problems.append(make_problem(puzzle.clues, known))
+    answers = []
+    for problem in problems:
+        expected = puzzle_module.is_trimmed(problem) and not puzzle_module.is_advanced(problem)
+        for compiled in ((False, True) if puzzle_module.kernels.AVAILABLE else (False,)):
+            monkeypatch.setattr(puzzle_module, "USE_KERNELS", compiled)
+            monkeypatch.setattr(puzzle_module, "TRIM_KERNEL_CELLS", 0)
+            assert puzzle_module._needs_elimination(problem) == expected, compiled
+        answers.append(expected)
+    assert (any(answers) or min(shape) < 3) and not all(answers)
+
+
 @pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 17), (11, 13)])
 def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
     """_must_stay says yes only when the pairwise rules on the whole puzzle without the clue
