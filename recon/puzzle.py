@@ -605,9 +605,7 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray, target: int 
     stalls: dict[int, kernels.LargeGroup] = {}
     known, held, settled = _elimination_pass(field, order, known, stalls=stalls, target=target)
     passes = 1
-    while held.any():
-        if target is not None and known.sum() <= target:
-            return known, passes
+    while held.any() and not (target is not None and known.sum() <= target):
         passes += 1
         _at(passes=passes, part="")
         again, held, settled = _elimination_pass(field, order[held[order]], known, settled, stalls, target)
@@ -615,8 +613,8 @@ def _remove_clues_elimination(field: np.ndarray, order: np.ndarray, target: int 
             return known, passes
         known = again
     if target is not None and known.sum() <= target:
-        return known, passes
-    return known, passes + 1
+        return known, passes  # stopped at the target
+    return known, passes + 1  # the next pass, with no clue to try, would remove none
 
 
 def _add_back(field: np.ndarray, order: np.ndarray, known: np.ndarray, target: int) -> np.ndarray | None:
