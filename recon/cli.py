@@ -27,10 +27,10 @@ from .solver import ENGINE_CHOICES, plan, solve
 #: From this many cells, making a search-grade puzzle without python-sat takes seconds (2.7 s at
 #: 20x20, 17 s at 30x30; with it 0.11 s and 0.31 s), so the report says how to install it.
 SAT_HINT_CELLS = 400
-#: How much faster numba makes generation at 20x20, by grade (bench/bench_puzzle.py): advanced
-#: 2.6-3.6 s without, 0.11-0.17 s with (2026-11-24); elimination (then called advanced) 8.5-10.6 s
-#: without, 0.27 s with.
-NUMBA_HINTS = {"advanced": "20x", "elimination": "20-40x"}
+#: How much faster numba makes generation at 20x20, by grade (3 seeds, late on 2026-11-24, as the
+#: README says): advanced 1.0-1.3 s without, 0.07-0.09 s with; elimination 2.7-3.3 s without,
+#: 0.10-0.12 s with.
+NUMBA_HINTS = {"advanced": "15x", "elimination": "25-30x"}
 
 EXIT_UNIQUE = 0
 EXIT_NONE = 1

@@ -52,7 +52,8 @@ BASIC, ADVANCED, ELIMINATION = 1, 2, 3
 #: The grades, weakest first: the pairwise rules reason about two clues that share cells, which
 #: a person does; elimination combines hundreds or thousands of equations at once (a minimal
 #: puzzle of that grade leaves most of the grid to it), and it is not monotone, so it is a grade
-#: of its own (issue 5's note: it also made generating "advanced" puzzles 4-6x too slow).
+#: of its own (issue 5's note: as part of "advanced" it made generating those puzzles 4-6x slower
+#: than asked).
 GRADES = {BASIC: "basic", ADVANCED: "advanced", ELIMINATION: "elimination"}
 RULE_LEVEL = {
     "all-empty": BASIC,
