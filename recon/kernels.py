@@ -1453,6 +1453,23 @@ def must_stay(clues: np.ndarray, known: np.ndarray, field: np.ndarray, c: int, g
         capacity *= 4
 
 
+def trim_grade(clues: np.ndarray, known: np.ndarray, verdict_only: bool = False) -> tuple[str, np.ndarray | None]:
+    """The grade trimming shows on a puzzle, compiled, and the cells it fixes: "advanced" when the
+    pairwise phase fixes every cell, "elimination" when trimming, going on from that phase's
+    fixpoint (it runs once), fixes every cell, "search" when it stalls, "contradiction" (no cells)
+    when the clues clash. Whether the single-clue rules alone would do is the caller's to tell.
+    verdict_only: as trim_outcome's (sooner; the cells reported may then be fewer)."""
+    pairwise = pairwise_fixed(clues, known)
+    if pairwise is None:
+        return "contradiction", None
+    if (pairwise >= 0).all():
+        return "advanced", pairwise
+    outcome, fixed = trim_outcome(clues, known, verdict_only=verdict_only, start=pairwise)
+    if outcome == "contradiction":
+        return "contradiction", None
+    return ("elimination" if outcome == "trimmed" else "search"), fixed
+
+
 def trims_fully(clues: np.ndarray, known: np.ndarray, **options) -> bool:
     """Does trimming (all its rules) fix every cell of this puzzle? (See trim_outcome; solved_with=c
     when trimming solved the puzzle with clue c too, as in generation: sometimes a shortcut.)"""

@@ -356,14 +356,11 @@ def _solves(check, problem: Problem) -> bool:
 def _needs_elimination(problem: Problem) -> bool:
     """Is the puzzle of the elimination grade: trimmed, and not by the pairwise rules alone? One
     run of the rules, where `is_advanced` and then `is_trimmed` would run the pairwise phase twice:
-    compiled, trimming goes on from that phase's fixpoint (as hybrid's grade does); in Python,
-    quiet's trimmer says whether elimination fixed a cell (it runs the pairwise rules to their
-    fixpoint first, so it eliminates only when they do not finish)."""
+    compiled, `kernels.trim_grade` (as hybrid grades); in Python, quiet's trimmer says whether
+    elimination fixed a cell (it runs the pairwise rules to their fixpoint first, so it
+    eliminates only when they do not finish)."""
     if _compiled(problem):
-        pairwise = kernels.pairwise_fixed(problem.clues, problem.known)
-        if pairwise is None or _all_fixed(pairwise):
-            return False
-        return kernels.trims_fully(problem.clues, problem.known, start=pairwise)
+        return kernels.trim_grade(problem.clues, problem.known, verdict_only=True)[0] == "elimination"
     trimmer = quiet.QuietTrimmer.of(problem)
     return trimmer.fixes_all() and trimmer.grade == "elimination"
 

@@ -51,16 +51,10 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
     if COMPILED_TRIM and kernels.AVAILABLE and kernels.loaded() and (
         len(open_cells) * int(problem.known.sum()) <= COMPILED_TRIM_MAX_ENTRIES
     ):
-        # the pairwise phase first: it says whether elimination is needed (the grade), and
-        # trimming goes on from where it stopped; on a contradiction, the Python trimmer below
-        # says which clues clash
-        pairwise = kernels.pairwise_fixed(problem.clues, problem.known)
-        if pairwise is not None and (pairwise >= 0).all():
-            return _take_fixed(search, pairwise.ravel(), "advanced", stats)
-        if pairwise is not None:
-            outcome, fixed = kernels.trim_outcome(problem.clues, problem.known, start=pairwise)
-            if outcome != "contradiction":
-                return _take_fixed(search, fixed.ravel(), "elimination" if outcome == "trimmed" else "search", stats)
+        # on a contradiction, the Python trimmer below says which clues clash
+        grade, fixed = kernels.trim_grade(problem.clues, problem.known)
+        if grade != "contradiction":
+            return _take_fixed(search, fixed.ravel(), grade, stats)
     equations = []
     for k, cells in enumerate(search.clue_cells):
         if search.free[k]:
