@@ -15,7 +15,7 @@ per-seed ratios: the same puzzles either way (checked here too), so only the tim
 
     python bench/bench_puzzle.py --sizes 30 60 100 --first-part-ab
 
---first-part-ab does the same for elimination-grade generation with `recon.puzzle.FIRST_PART`
+--first-part-ab does the same for elimination-grade generation with `recon.generation.make.FIRST_PART`
 "advanced" (the clues the pairwise rules alone can do without go first, as advanced generation
 removes them; the others are tried after) and "local" (the former first part: the clues the check
 near them settles go first); needs numba and python-sat. The puzzles differ, so it prints the
@@ -24,7 +24,7 @@ median clue fraction of each too.
     python bench/bench_puzzle.py --sizes 60 100 --warm-ab
 
 --warm-ab does it for elimination-grade generation with the warm starts of its whole-grid trims
-(`recon.puzzle.WARM_BLOCK`) and without (WARM_BLOCK = 0: every trim's pairwise phase from
+(`recon.generation.make.WARM_BLOCK`) and without (WARM_BLOCK = 0: every trim's pairwise phase from
 scratch); the same puzzles either way (checked).
 """
 
@@ -40,7 +40,7 @@ import numpy as np
 from recon import make_problem
 from recon.engines import sat, trim
 from recon import puzzle as making
-from recon.puzzle import DIFFICULTIES, GenerationFailed, generate_puzzle
+from recon.generation.make import DIFFICULTIES, GenerationFailed, generate_puzzle
 
 
 def main(argv=None):

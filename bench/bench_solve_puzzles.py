@@ -39,8 +39,8 @@ from conftest import load_fillapix  # noqa: E402
 from recon import Verdict, kernels, make_problem, solve  # noqa: E402
 from recon.count import count_ambiguous  # noqa: E402
 from recon.engines import backtrack, hybrid, milp, sat  # noqa: E402
-from recon.puzzle import GenerationFailed, generate_puzzle  # noqa: E402
-from recon.puzzles import read_any_status  # noqa: E402
+from recon.generation.make import GenerationFailed, generate_puzzle  # noqa: E402
+from recon.io.foreign import read_any_status  # noqa: E402
 
 LEGUP = ROOT.parent / "shared" / "data" / "legup" / "fillapix"
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .formats import FormatError, format_field, format_fields, format_status, parse_field, parse_status
-from .generate import random_field
-from .model import Problem, constraint_matrix, is_solution, make_problem, status, window_sizes
+from .io.text import FormatError, format_field, format_fields, format_status, parse_field, parse_status
+from .model import Problem, constraint_matrix, is_solution, make_problem, random_field, status, window_sizes
 from .result import EngineDisagreement, EngineError, ReconError, Result, Verdict
 from .solver import solve
 

@@ -14,12 +14,11 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
-from .files import write_text_atomically
-from .formats import FormatError, format_field, format_fields, format_status, parse_field, parse_status
+from .io.files import write_text_atomically
+from .io.text import FormatError, format_field, format_fields, format_status, parse_field, parse_status
 from .count import COUNT_SECONDS
-from .generate import random_field
-from .puzzles import FORMATS, check_writable, read_any_status, write_puzzle
-from .model import Problem, cell_name, equations, make_problem, status
+from .io.foreign import FORMATS, check_writable, read_any_status, write_puzzle
+from .model import Problem, cell_name, equations, make_problem, random_field, status
 from .result import EngineDisagreement, EngineError, Result, Verdict
 from .engines.sat import Unavailable
 from .solver import ENGINE_CHOICES, plan, solve
@@ -603,7 +602,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             text += "".join(" ".join(f"{float(p):.2f}" for p in row) + "\n" for row in probs)
     emit(text, args.out, stdout)
     if args.picture:
-        from . import render
+        from .io import pictures as render
 
         if probs is None:
             raise UsageError("no picture: the probabilities need an exact count" + (f" ({counted.reason})" if counted.reason else ""))
@@ -632,7 +631,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Draw a status file and its solutions, or a field, into a picture."""
-    from . import render
+    from .io import pictures as render
 
     if os.path.splitext(args.out)[1].lower() not in (".png", ".svg"):
         raise UsageError(f"--out must name a .png or .svg file, got {args.out!r}")
@@ -698,8 +697,8 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         field = random_field(args.rows, args.cols, args.p, rng)
         clues, known = status(field), np.ones(field.shape, dtype=bool)
     else:
-        from . import puzzle as making
-        from .puzzle import GenerationFailed, generate_puzzle, parse_clue_target
+        from .generation import make as making
+        from .generation.make import GenerationFailed, generate_puzzle, parse_clue_target
 
         try:
             target = parse_clue_target(args.clues, args.rows * args.cols)

@@ -8,6 +8,7 @@ Glossary (used everywhere in recon):
 - *clue*: one known count; a *partial* status has cells without a clue, marked by ``known``.
 - *equation*: a clue read as "the cells of this window hold this many mines".
 - *solution*: a field whose status equals every clue.
+- *value*: what a deduction knows of each cell, an int8 array: 0 empty, 1 mine, OPEN not known.
 
 Arrays are in (rows, cols) order. Unknown clues are a separate boolean mask ``known``; the
 ``clues`` array holds 0 where there is no clue and that 0 is never read.
@@ -15,6 +16,7 @@ Arrays are in (rows, cols) order. Unknown clues are a separate boolean mask ``kn
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -23,6 +25,9 @@ import numpy as np
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
+
+#: A cell's value while no rule has fixed it (in the int8 value arrays of the rules and kernels).
+OPEN = -1
 
 #: The 1-D window: a cell and its neighbours on either side along one axis. The 3x3 window is
 #: this along rows times this along columns; it is the only definition of "neighbourhood" in recon.
@@ -204,3 +209,14 @@ def impossible_clue_reason(problem: Problem) -> str | None:
         f"clue {cell_name(r, c)} = {int(problem.clues[r, c])} cannot be met: "
         f"its window holds only {int(problem.sizes[r, c])} cells"
     )
+
+
+def random_field(rows: int, cols: int, p: float, rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """Draw a rows x cols field in which each cell is a mine with probability p percent (0..100)."""
+    for name, value in (("rows", rows), ("cols", cols)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)) or not math.isfinite(p) or not 0 <= p <= 100:
+        raise ValueError(f"p must be a percentage from 0 to 100, got {p!r}")
+    rng = np.random.default_rng(rng)
+    return rng.random((int(rows), int(cols))) < p / 100

@@ -29,6 +29,25 @@ class Verdict(str, Enum):
         return cls.UNDECIDED
 
 
+class Grade(str, Enum):
+    """How hard a puzzle is: the weakest rule set that fixes every cell (`recon explain`)."""
+
+    BASIC = "basic"  # the single-clue rules
+    ADVANCED = "advanced"  # the pairwise rules too (two clues that share cells)
+    ELIMINATION = "elimination"  # exact elimination too
+    SEARCH = "search"  # no rule set finishes: uniqueness is proved by a complete search
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def weaker(self) -> "Grade | None":
+        """The next weaker grade, None for basic."""
+        grades = list(Grade)
+        i = grades.index(self)
+        return grades[i - 1] if i else None
+
+
 @dataclass
 class Result:
     """What an engine (or the cross-check of several engines) found.
@@ -52,7 +71,7 @@ class Result:
     decided: np.ndarray | None = None  # bool mask of the cells fixed (None for a contradiction)
     partial: np.ndarray | None = None  # their values (True = mine), read only where decided
     trace: list = field(default_factory=list)  # the deductions, in order (recon.engines.trim.Step)
-    grade: str | None = None  # "basic", "advanced", "elimination" or "search"
+    grade: Grade | None = None
 
     def __post_init__(self) -> None:
         if self.solution_count < 0:

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import DATA, keys
 from recon import Result, Verdict, parse_field, parse_status, status
-from recon.formats import format_status
+from recon.io.text import format_status
 from recon.cli import main
 from recon.engines import ENGINES
 
@@ -268,7 +268,7 @@ def test_explain_writes_the_proof_of_a_puzzle(tmp_path, shape, difficulty):
     """On a puzzle (clues missing), where hybrid leads the solve and grades it without writing a
     proof, explain still prints trimming's proof: numbered steps that fix every cell to the
     solution, the strongest of them at the grade printed. (It printed "(none)" before.)"""
-    from recon.puzzle import generate_puzzle
+    from recon.generation.make import generate_puzzle
 
     puzzle = generate_puzzle(*shape, 50, np.random.default_rng(3), difficulty=difficulty)
     path = tmp_path / "puzzle.txt"

@@ -198,7 +198,7 @@ def test_backjumping_search_matches_milp_enumeration_on_partial_status(shape):
 @pytest.mark.parametrize("shape", [(5, 9), (9, 5), (3, 14)])
 def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, shape):
     from recon.engines import hybrid, milp, trim
-    from recon.puzzle import GenerationFailed, generate_puzzle
+    from recon.generation.make import GenerationFailed, generate_puzzle
 
     density = 25 if difficulty == "basic" else 45  # dense fields rarely give basic puzzles
     try:
@@ -227,7 +227,7 @@ def test_hybrid_with_compiled_trimming_reports_what_the_python_trimmer_does(monk
     solutions, cells fixed by trimming and reasons, on random clues (many contradictory ones:
     those go to the Python trimmer, which names the clash) and on fields' partial statuses."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
     from recon.engines import hybrid
 
     kernels._compile()
@@ -256,7 +256,7 @@ def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, sha
     """A time limit that stops trimming gives "undecided" with that reason and no grade (it used
     to read "trimming stalls" and grade the puzzle "search"); without it, the grade is advanced."""
     from recon.engines import hybrid
-    from recon.puzzle import generate_puzzle
+    from recon.generation.make import generate_puzzle
 
     monkeypatch.setattr(hybrid, "COMPILED_TRIM", False)  # the compiled trimmer takes no deadline
     puzzle = generate_puzzle(*shape, 50, np.random.default_rng(sum(shape)), difficulty="advanced")
@@ -270,7 +270,7 @@ def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, sha
 
 def test_hybrid_keeps_the_python_trimmer_where_the_compiled_matrix_would_be_large(monkeypatch):
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
     from recon.engines import hybrid
 
     kernels._compile()

@@ -192,7 +192,7 @@ LAYOUTS = [
 def test_fast_reader_agrees_with_the_general_reader(monkeypatch, layout, shape):
     """Plain grids take a vectorised path; everything else the line-by-line reader. Both must
     give the same grid and the same line numbers (seen through an error's position)."""
-    import recon.formats as formats
+    import recon.io.text as formats
 
     rng = np.random.default_rng(sum(shape))
     clues = status(rng.random(shape) < 0.5)
@@ -218,7 +218,7 @@ def test_fast_reader_agrees_with_the_general_reader(monkeypatch, layout, shape):
 
 @pytest.mark.parametrize("text", ["12\n123\n", "12\n\n12\n", "1 2\n", "12\n1a\n", "\n\n\n", ""])
 def test_fast_reader_leaves_irregular_input_to_the_general_reader(text):
-    from recon.formats import _STATUS, _read_plain_grid
+    from recon.io.text import _STATUS, _read_plain_grid
 
     assert _read_plain_grid(text.encode(), _STATUS) is None
 

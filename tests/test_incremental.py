@@ -8,8 +8,8 @@ import pytest
 from conftest import ODD_SHAPES
 from recon import make_problem, status
 from recon.engines import backtrack
-from recon.incremental import LANES, Closure, basic_closures
-from recon.puzzle import _another_solution, _another_solution_milp
+from recon.rules.closure import LANES, Closure, basic_closures
+from recon.generation.make import _another_solution, _another_solution_milp
 
 SHAPES = ODD_SHAPES + [(9, 13), (13, 9), (2, 30)]
 

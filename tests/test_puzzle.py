@@ -12,7 +12,8 @@ import pytest
 from recon import Verdict, make_problem, parse_status, random_field, status
 from recon.cli import main
 from recon.engines import backtrack, sat, trim
-from recon.puzzle import CHECKS, generate_puzzle, make_puzzle, parse_clue_target
+from recon.rules import trim as trim_rules
+from recon.generation.make import CHECKS, generate_puzzle, make_puzzle, parse_clue_target
 
 
 @pytest.mark.parametrize("difficulty", ["basic", "advanced", "elimination", "search"])
@@ -39,7 +40,7 @@ def test_clue_target_stops_early():
 @pytest.mark.parametrize("use_sat", [True, False])
 def test_clue_target_stops_early_for_search(monkeypatch, use_sat):
     """The same puzzle with and without the SAT removal loop, stopped at the clue target."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
     from recon.engines import sat
 
     if use_sat and not sat.AVAILABLE:
@@ -52,7 +53,7 @@ def test_clue_target_stops_early_for_search(monkeypatch, use_sat):
 
 
 def _search_puzzle_known_without_sat(monkeypatch):
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     monkeypatch.setattr(puzzle_module, "USE_SAT", False)
     monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
@@ -99,7 +100,7 @@ def test_cli_puzzle_formats_and_bad_clues():
 def test_cli_refuses_a_format_the_shape_cannot_have_before_generating(monkeypatch, tmp_path, shape):
     """hakank holds square grids only: a non-square request fails at once with exit 2, before the
     (possibly long) generation and without writing --field; a square one is written."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     def never(*args, **kwargs):
         raise AssertionError("generation ran although the output format cannot hold the grid")
@@ -138,7 +139,7 @@ def test_cli_generate_reports_progress_when_asked(monkeypatch, difficulty, shape
     clues it has tried and left (here every time: PROGRESS_SECONDS 0); the puzzle is the same as
     without them, and the report still ends stderr. On a terminal the line is rewritten in place
     (carriage returns) and cleared before the report; elsewhere there are none unless asked."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     monkeypatch.setattr(puzzle_module, "PROGRESS_SECONDS", 0)
     if difficulty == "basic":
@@ -182,7 +183,7 @@ def test_cli_generate_reports_progress_when_asked(monkeypatch, difficulty, shape
 
 @pytest.mark.parametrize("use_sat", [True, False])
 def test_cli_suggests_python_sat_for_search_generation_without_it(monkeypatch, use_sat):
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
     from recon.engines import sat
 
     if use_sat and not sat.AVAILABLE:
@@ -195,7 +196,7 @@ def test_cli_suggests_python_sat_for_search_generation_without_it(monkeypatch, u
 
 @pytest.mark.parametrize("use_kernels", [True, False])
 def test_cli_suggests_numba_for_advanced_and_elimination_generation_without_it(monkeypatch, use_kernels):
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     if use_kernels and not puzzle_module.kernels.AVAILABLE:
         pytest.skip("numba is not installed")
@@ -216,8 +217,8 @@ def test_compiled_basic_removal_makes_the_python_decisions(monkeypatch, shape, t
     (incremental closure, one removal at a time) keeps, for the same order: same seed, same puzzle
     with or without the `fast` extra."""
     pytest.importorskip("numba")
-    from recon import puzzle as puzzle_module
-    from recon.generate import random_field
+    from recon.generation import make as puzzle_module
+    from recon.model import random_field
 
     for seed in range(4):
         rng = np.random.default_rng(seed)
@@ -236,8 +237,8 @@ def test_compiled_basic_removal_makes_the_python_decisions(monkeypatch, shape, t
 def test_compiled_closures_equal_the_numpy_rounds(shape):
     """64 clue sets at once: the compiled work-list closure fixes the cells the numpy rounds fix."""
     pytest.importorskip("numba")
-    from recon import kernels
-    from recon.incremental import basic_closures
+    from recon.compiled import kernels
+    from recon.rules.closure import basic_closures
 
     rng = np.random.default_rng(sum(shape))
     field = rng.random(shape) < 0.25
@@ -256,7 +257,7 @@ def test_compiled_trimming_decides_as_trim_does(shape):
     order, keeping a clue when trim no longer solves without it: the borderline cases generation
     asks about. With solved_with (the puzzle with the clue was trimmed), the same verdict."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
     rng = np.random.default_rng(sum(shape))
     seen = {"trimmed": 0, "several": 0, "stalled": 0}
@@ -295,7 +296,7 @@ def test_compiled_trimming_shortcut_when_the_pairwise_phase_fixes_the_removed_cl
     runs as it did with c: trim_outcome(..., solved_with=c) says "trimmed" there, with cells still
     open for elimination; its verdict is trim's every time."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
     puzzle = generate_puzzle(*shape, 50, np.random.default_rng(2), difficulty="elimination")
     clues, known = puzzle.clues, puzzle.known
@@ -315,7 +316,7 @@ def test_compiled_trimming_shortcut_when_the_pairwise_phase_fixes_the_removed_cl
 
 def test_compiled_trimming_solves_the_puzzle_whose_derived_equations_needed_pairing():
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
     from test_trim import PAIR_THE_DERIVED
 
     clues, known = parse_status(PAIR_THE_DERIVED)
@@ -332,7 +333,7 @@ def test_compiled_elimination_in_a_tight_pool_fixes_trims_cells(shape):
     more. A pool just big enough for the clue equations forces all of it; the cells fixed are
     trim's either way."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
     rng = np.random.default_rng(sum(shape) + 7)
     outcomes = set()
@@ -355,7 +356,7 @@ def test_compiled_trimming_out_of_room_or_range_still_decides(monkeypatch):
     """Too little room for derived equations: it starts again with more. A coefficient that could
     overflow int64: the Python engine decides."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
     rng = np.random.default_rng(3)
     cases = []
@@ -378,8 +379,8 @@ def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shap
     """Advanced and search generation with the compiled trimming keep exactly the clues the
     Python path (group-wise trimming, exact search and MILP) keeps: same seed, same puzzle."""
     pytest.importorskip("numba")
-    from recon import puzzle as puzzle_module
-    from recon.generate import random_field
+    from recon.generation import make as puzzle_module
+    from recon.model import random_field
 
     monkeypatch.setattr(puzzle_module, "USE_SAT", False)
     compared = 0
@@ -404,8 +405,8 @@ def _compare_removal_paths(monkeypatch, shape, difficulty, starts, densities, se
     """On the first 3 seeded fields whose full status `starts` accepts, remove clues in a random
     order with puzzle's flags set as in `fast`, then as in `slow`, and assert that both keep the
     same clues. Returns (fields compared, clues the paths removed)."""
-    from recon import puzzle as puzzle_module
-    from recon.generate import random_field
+    from recon.generation import make as puzzle_module
+    from recon.model import random_field
 
     compared = removed = 0
     for seed in range(seeds):
@@ -431,7 +432,7 @@ def _compare_removal_paths(monkeypatch, shape, difficulty, starts, densities, se
 def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
     """Search generation by the incremental SAT solver keeps exactly the clues the Python path
     (group-wise exact search and MILP, no numba) keeps: same seed, same puzzle."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
     from recon.engines import sat
 
     if not sat.AVAILABLE:
@@ -448,7 +449,7 @@ def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
 def test_sat_first_elimination_removal_makes_the_exact_decisions(monkeypatch, shape):
     """Advanced generation asking SAT before compiled trimming keeps exactly the clues the
     Python path (incremental closure and group-wise trimming, no numba, no SAT) keeps."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
     from recon.engines import sat
 
     if not (sat.AVAILABLE and puzzle_module.kernels.AVAILABLE):
@@ -467,7 +468,7 @@ CERTIFIERS = ["milp", pytest.param("sat", marks=pytest.mark.skipif(not sat.AVAIL
 
 @pytest.mark.parametrize("certifier", CERTIFIERS)
 def test_certify_with_the_planted_field_proves_or_refuses(monkeypatch, seed_examples, certifier):
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     monkeypatch.setattr(puzzle_module, "CERTIFIER", certifier)
     puzzle = generate_puzzle(3, 10, 50, np.random.default_rng(4), difficulty="search")
@@ -488,7 +489,7 @@ def test_certify_with_the_planted_field_proves_or_refuses(monkeypatch, seed_exam
 
 @pytest.mark.parametrize("certifier", CERTIFIERS)
 def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, seed_examples, certifier):
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
     from recon.result import Result
 
     monkeypatch.setattr(puzzle_module, "CERTIFIER", certifier)
@@ -518,9 +519,9 @@ def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, elimination_
     grids past 54x54 meet larger ones). With small limits, minimal elimination-grade puzzles become too
     hard for some of them, and the compiled trimming still decides as trim does."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
-    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", max_cells)
+    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", max_cells)
     verdicts = []
     for puzzle in elimination_puzzles:
         reference = trim.solve(make_problem(puzzle.clues, puzzle.known)).verdict is Verdict.UNIQUE
@@ -538,7 +539,7 @@ def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(mon
     that trimming solves into ones it cannot (elimination beside such a group is rare here: the
     next test builds it)."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
     rng = np.random.default_rng(11)
     met = {"too large": 0, "small": 0, "limit mattered": 0}
@@ -551,7 +552,7 @@ def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(mon
             known.flat[c] = False
             unlimited = kernels.trims_fully(clues, known)
             max_cells = int(rng.choice([3, 5, 10, 20, 40]))
-            monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", max_cells)
+            monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", max_cells)
             outcome, fixed = kernels.trim_outcome(clues, known)
             result = trim.solve(make_problem(clues, known))
             reference = result.verdict is Verdict.UNIQUE
@@ -580,7 +581,7 @@ def test_compiled_trimming_eliminates_beside_a_group_too_large(monkeypatch, tran
     part and leaves the upper one: the compiled trimmer leaves out the upper group's equations
     and fixes trim's cells, and trims_fully says no. (Transposed: the same, by columns.)"""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
     lower = generate_puzzle(6, 13, 50, np.random.default_rng(9), difficulty="elimination")
     field = np.zeros((14, 13), dtype=bool)
@@ -592,11 +593,11 @@ def test_compiled_trimming_eliminates_beside_a_group_too_large(monkeypatch, tran
     if transpose:
         field, known = field.T, known.T
     clues = status(field)
-    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 0)  # the pairwise phase alone
+    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 0)  # the pairwise phase alone
     pairwise = trim.solve(make_problem(clues, known))
     sizes = sorted(_open_group_sizes(known, np.where(pairwise.decided, pairwise.partial, -1)))
     assert sizes[-2:] == [31, 57]
-    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 31)
+    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 31)
     result = trim.solve(make_problem(clues, known))
     assert result.verdict is Verdict.UNDECIDED and result.stats["rule:elimination"] > 0
     expected = np.where(result.decided, result.partial, -1)
@@ -604,7 +605,7 @@ def test_compiled_trimming_eliminates_beside_a_group_too_large(monkeypatch, tran
     outcome, fixed = kernels.trim_outcome(clues, known)
     assert outcome == "stalled" and np.array_equal(fixed, expected)
     assert not kernels.trims_fully(clues, known)
-    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 57)
+    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 57)
     assert kernels.trim_outcome(clues, known)[0] == ("trimmed" if trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE else "stalled")
 
 
@@ -631,8 +632,8 @@ def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     go (here, on a 9 x 13 field: r2c5 could go after the first pass); more passes remove it, and
     then no clue can go (checked by trimming each one away, with the Python trimmer). The same
     with the SAT and compiled paths and with the pure Python one."""
-    from recon import puzzle as puzzle_module
-    from recon.puzzle import _remove_clues, _remove_clues_elimination
+    from recon.generation import make as puzzle_module
+    from recon.generation.make import _remove_clues, _remove_clues_elimination
 
     if fast and not (sat.AVAILABLE and puzzle_module.USE_KERNELS):
         pytest.skip("needs python-sat and numba")
@@ -672,7 +673,7 @@ def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
         assert removable(known) == []
 
 
-needs_numba = pytest.mark.skipif(not __import__("recon.kernels").kernels.AVAILABLE, reason="needs numba")
+needs_numba = pytest.mark.skipif(not __import__("recon.compiled.kernels").compiled.kernels.AVAILABLE, reason="needs numba")
 
 
 @needs_numba
@@ -682,7 +683,7 @@ def test_window_fixed_nearby_is_a_proof(shape):
     clue has the field's values on its window (exact per-cell counts), at every radius; and a
     larger radius proves at least what a smaller one does on these puzzles (a superset of
     equations)."""
-    from recon import kernels
+    from recon.compiled import kernels
     from recon.count import count_solutions
 
     rng = np.random.default_rng(sum(shape) * 7)
@@ -715,8 +716,8 @@ def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shap
     (puzzle.LOCAL_RADII) as a shortcut keeps exactly the clues it keeps without it, on grids wider
     than the check's reach. The check settles removals, also (17 x 23) from puzzles that trimming
     solves only with elimination: trimming without the clue runs as it did with it."""
-    from recon import kernels
-    from recon import puzzle as puzzle_module
+    from recon.compiled import kernels
+    from recon.generation import make as puzzle_module
 
     if not sat.AVAILABLE:
         pytest.skip("needs python-sat")
@@ -754,8 +755,8 @@ def test_python_twin_of_the_check_near_the_clue_gives_the_compiled_answer(shape)
     """puzzle.window_fixed_nearby_python (trim's basic and pairwise rules on the clues near c)
     answers as kernels.window_fixed_nearby, at radii that see the whole grid or part of it, on
     puzzles with some clues gone: the path without numba makes the same removals."""
-    from recon import kernels
-    from recon.puzzle import window_fixed_nearby_python
+    from recon.compiled import kernels
+    from recon.generation.make import window_fixed_nearby_python
 
     rng = np.random.default_rng(sum(shape) + 3)
     answers = []
@@ -780,7 +781,7 @@ def test_elimination_generation_gives_the_same_puzzle_on_every_path(monkeypatch,
     """Elimination-grade generation (the clues the pairwise rules alone can do without first, then
     the others with every pass they need) keeps the same clues, in as many passes, with python-sat
     and numba, with numba alone and with neither: same seed, same puzzle."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     densities = (5, 35) if min(shape) == 2 else (20, 70)  # 2 x k: dense fields are rarely unique
     paths = [{"USE_SAT": False, "USE_KERNELS": False}]
@@ -818,8 +819,8 @@ def test_first_part_gives_a_minimal_elimination_puzzle(monkeypatch, shape, first
     reach: trimming solves the result, no clue of it can go (each checked with the Python
     trimmer), and most removals needed no whole-grid trim. The advanced first part removes
     exactly what advanced generation removes, so the elimination passes start from that puzzle."""
-    from recon import kernels
-    from recon import puzzle as puzzle_module
+    from recon.compiled import kernels
+    from recon.generation import make as puzzle_module
 
     monkeypatch.setattr(puzzle_module, "FIRST_PART", first_part)
     calls = []
@@ -855,8 +856,8 @@ def test_first_part_gives_a_minimal_elimination_puzzle(monkeypatch, shape, first
 def test_progress_says_when_the_compiled_kernels_load(monkeypatch):
     """Loading numba's kernels (compiling them, on a first run: 20-40 s) is told to the progress
     callback at once, and only inside `reporting`."""
-    from recon import kernels
-    from recon import puzzle as puzzle_module
+    from recon.compiled import kernels
+    from recon.generation import make as puzzle_module
 
     numba = pytest.importorskip("numba")
     monkeypatch.setattr(kernels, "_compiled", False)
@@ -877,7 +878,7 @@ def test_a_group_too_large_proves_trimming_fails_with_fewer_clues(monkeypatch):
     (small limits, as in the test above), whenever still_too_large says so later, trimming
     without c fails there (compiled and trim's own), and its answer is trims_fully's."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
     rng = np.random.default_rng(5)
     met = {"proof holds": 0, "proof lost": 0}
@@ -885,7 +886,7 @@ def test_a_group_too_large_proves_trimming_fails_with_fewer_clues(monkeypatch):
         field = rng.random(shape) < rng.uniform(0.3, 0.7)
         clues, known = status(field), np.ones(shape, dtype=bool)
         limit = int(rng.choice([3, 10, 20, 40, 60]))
-        monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", limit)
+        monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", limit)
         if not kernels.trims_fully(clues, known):
             continue  # solved_with needs a start that trimming solves (as generation's)
         proofs = {}
@@ -939,12 +940,12 @@ def test_generation_keeps_the_same_clues_with_the_large_group_proofs(monkeypatch
     """Advanced generation skips the trim of a clue its LargeGroup proof keeps (later passes):
     the same puzzles as trimming every time (small limits, non-square grids), with fewer trims."""
     pytest.importorskip("numba")
-    from recon import kernels
-    from recon import puzzle as puzzle_module
+    from recon.compiled import kernels
+    from recon.generation import make as puzzle_module
 
     if not puzzle_module.USE_SAT:
         pytest.skip("the proofs are used on the SAT path")
-    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 30)
+    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 30)
     calls = []
     real = kernels.trim_verdict
 
@@ -973,7 +974,7 @@ def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
     and a warm start that changes neither trim_verdict's answer nor its LargeGroup, nor
     pairwise_fixed's own."""
     pytest.importorskip("numba")
-    from recon import kernels
+    from recon.compiled import kernels
 
     rng = np.random.default_rng(sum(shape))
     checked = 0
@@ -987,11 +988,11 @@ def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
         assert np.array_equal(start[fixed], field[fixed].astype(np.int8))
         assert np.array_equal(kernels.pairwise_fixed(clues, known, start=start), kernels.pairwise_fixed(clues, known))
         with monkeypatch.context() as patch:
-            patch.setattr(trim, "ELIMINATION_MAX_CELLS", 0)  # trim's pairwise rules alone
+            patch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 0)  # trim's pairwise rules alone
             result = trim.solve(make_problem(clues, known))
         assert np.all(result.decided[fixed]), "the warm start fixes a cell the pairwise phase does not"
         for limit in (0, 10, 400):
-            monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", limit)
+            monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", limit)
             cold = kernels.trim_verdict(clues, known)
             warm = kernels.trim_verdict(clues, known, start=start)
             assert warm[0] == cold[0] == kernels.trims_fully(clues, known)
@@ -1010,7 +1011,7 @@ def test_warm_started_trims_keep_the_same_clues(monkeypatch):
     WARM_OUTER clues) keeps the same clues as with cold trims, on non-square grids, with small
     blocks (many of them invalidated by removals)."""
     pytest.importorskip("numba")
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     if not puzzle_module.USE_SAT:
         pytest.skip("the warm start is used on the SAT path")
@@ -1027,7 +1028,7 @@ def test_warm_started_trims_keep_the_same_clues(monkeypatch):
 def test_search_generation_on_a_singular_side_says_why_it_fails(shape, mines):
     """A side of 2 mod 3 cells makes the status map singular: a field whose full status has
     several solutions is no start for a search puzzle, and the message says that, and why."""
-    from recon.puzzle import GenerationFailed
+    from recon.generation.make import GenerationFailed
 
     field = np.zeros(shape, dtype=bool)
     for r, c in mines:  # the field minus the null vector (1, -1, 0, 1, -1 along the side) is a field too
@@ -1063,7 +1064,7 @@ def test_an_elimination_clue_target_stops_on_the_minimal_path(monkeypatch, shape
     at or above that count, every puzzle of the path with N clues is solved by the pairwise rules:
     clues are added back to the path's first puzzle that needs elimination, and the puzzle with
     N clues still needs it and is still trimmed (the same on both paths too)."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     rng = np.random.default_rng(sum(shape) + 11)
     compared = 0
@@ -1116,7 +1117,7 @@ def test_a_grade_no_field_of_that_density_can_give_is_refused_at_once(shape, p):
     refused at once (exit 2 from the CLI; it used to try 200 fields, minutes at 20x20)."""
     from itertools import product
 
-    from recon.puzzle import GenerationFailed
+    from recon.generation.make import GenerationFailed
 
     field = np.full(shape, p == 100)
     clues = status(field)
@@ -1140,7 +1141,7 @@ def _advanced_from_scratch(field, order):
     """Advanced removal as _remove_clues_advanced orders it, every decision from scratch: first
     each clue the check near it settles (radius PAIRWISE_NEAR), then the others in the same
     order, each kept unless the whole puzzle without it is still solved by the pairwise rules."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     clues = status(field)
     known = np.ones(field.shape, dtype=bool)
@@ -1162,7 +1163,7 @@ def test_advanced_removal_makes_the_decisions_made_from_scratch_on_every_path(mo
     """The warm starts, the proofs that a clue must stay and the compiled rules only save time:
     with numba or without, with or without warm starts, with the far cells given at other radii,
     the clues kept are those re-checking the whole puzzle after every removal keeps."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     rng = np.random.default_rng(sum(shape))
     field = random_field(*shape, 50, rng)
@@ -1184,7 +1185,7 @@ def test_the_elimination_grade_check_in_one_run_answers_as_the_two_checks(monkey
     """_needs_elimination (one run of the rules) says yes exactly when trimming solves the puzzle
     and the pairwise rules alone do not, compiled and in Python, on puzzles of every grade and on
     contradictory ones (some clues off by one)."""
-    from recon import puzzle as puzzle_module
+    from recon.generation import make as puzzle_module
 
     rng = np.random.default_rng(sum(shape) + 5)
     problems = []
@@ -1219,8 +1220,8 @@ def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
     leave a cell of its window open; it says yes to most such removals at radius 6. From a warm
     start (the rules' fixpoint with more clues gone, as generation gives it) it answers the same,
     compiled or in Python."""
-    from recon import puzzle as puzzle_module
-    from recon.engines import quiet
+    from recon.generation import make as puzzle_module
+    from recon.rules import quiet
 
     rng = np.random.default_rng(sum(shape) + 7)
     proved = failing = 0
@@ -1289,7 +1290,7 @@ def test_cli_offers_exactly_the_generators_difficulties():
     """The CLI lists the grades itself (it does not import the generator before it is asked to
     generate); the list must stay the generator's."""
     from recon.cli import build_parser
-    from recon.puzzle import DIFFICULTIES
+    from recon.generation.make import DIFFICULTIES
 
     parser = build_parser()
     generate = next(a for a in parser._subparsers._group_actions[0].choices["generate"]._actions if a.dest == "difficulty")

@@ -15,7 +15,7 @@ from hypothesis.extra.numpy import arrays
 from conftest import ROOT, load_fillapix
 from recon import FormatError, solve, status
 from recon.cli import main
-from recon.puzzles import (
+from recon.io.foreign import (
     detect,
     format_hakank,
     format_legup,

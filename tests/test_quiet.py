@@ -1,4 +1,4 @@
-"""Trimming without the written proof (recon.engines.quiet) fixes exactly the cells trim fixes."""
+"""Trimming without the written proof (recon.rules.quiet) fixes exactly the cells trim fixes."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from recon import Verdict, make_problem, random_field, status
 from recon.engines import trim
-from recon.engines.quiet import QuietTrimmer
-from recon.engines.trim import Contradiction, Trimmer
-from recon.puzzle import generate_puzzle, is_advanced, is_trimmed
+from recon.rules import trim as trim_rules
+from recon.rules.quiet import QuietTrimmer
+from recon.rules.trim import Contradiction, Trimmer
+from recon.generation.make import generate_puzzle, is_advanced, is_trimmed
 
 
 def _written(problem):
@@ -114,7 +115,7 @@ def test_quiet_eliminates_group_by_group_when_the_open_cells_are_too_many(monkey
     (as trim does) and skips the others. With a limit of 22 (trim's setting, which quiet reads): a puzzle that needs elimination,
     then 3 columns of empty cells with their clues, then 4 columns without a clue (open cells in
     no equation): both fix the same cells, and eliminating group by group fixes some."""
-    monkeypatch.setattr(trim, "ELIMINATION_MAX_CELLS", 22)
+    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 22)
     by_group = []
     eliminate = QuietTrimmer._eliminate
 

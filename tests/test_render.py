@@ -10,7 +10,7 @@ import pytest
 
 from conftest import DATA
 from recon.cli import main
-from recon.render import picture_size
+from recon.io.pictures import picture_size
 
 
 def run(*argv):

@@ -13,7 +13,7 @@ from recon import Verdict, is_solution, make_problem, status
 from recon import solver as solving
 from recon.cli import main
 from recon.engines import backtrack, sat
-from recon.generate import random_field
+from recon.model import random_field
 
 from conftest import brute_force, keys
 

@@ -12,7 +12,7 @@ from conftest import keys, load_fillapix
 from recon import Verdict, make_problem, parse_status, random_field, solve, status
 from recon.model import equations as equations_of
 from recon.engines import ENGINES, trim
-from recon.engines.trim import Contradiction, Equation, Trimmer, _bound, _eliminate
+from recon.rules.trim import Contradiction, Equation, Trimmer, _bound, _eliminate
 
 
 def trimmer_with(shape, equations):
@@ -456,8 +456,8 @@ def test_trimming_can_fix_more_with_a_clue_fewer():
 def test_trimmer_grade_is_the_grade_of_its_trace(difficulty):
     """Trimmer.grade (hybrid reads it, like quiet's): advanced without elimination steps,
     elimination with them, search while cells are open; trim.solve's grade agrees."""
-    from recon.engines.quiet import QuietTrimmer
-    from recon.puzzle import generate_puzzle
+    from recon.rules.quiet import QuietTrimmer
+    from recon.generation.make import generate_puzzle
 
     puzzle = generate_puzzle(8, 11, 50, np.random.default_rng(4), difficulty=difficulty)
     problem = make_problem(puzzle.clues, puzzle.known)

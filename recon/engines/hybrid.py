@@ -21,10 +21,11 @@ import time
 
 import numpy as np
 
-from .. import kernels
+from ..compiled import kernels
 from ..model import Problem, cell_name
-from ..result import Result, Verdict
-from . import backtrack, quiet, trim
+from ..result import Grade, Result, Verdict
+from ..rules import quiet, trim
+from . import backtrack
 
 NAME = "hybrid"
 #: Trim with the compiled kernels (`recon.kernels.trim_outcome`: the same cells fixed) when this
@@ -44,10 +45,10 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
     stats = {} if stats is None else stats
     search = backtrack._Search(problem)
     if not search.start():
-        return None, "basic", search.describe_conflict(search.conflict)
+        return None, Grade.BASIC, search.describe_conflict(search.conflict)
     open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
     if not open_cells:
-        return search, "basic", None
+        return search, Grade.BASIC, None
     if COMPILED_TRIM and kernels.AVAILABLE and kernels.loaded() and (
         len(open_cells) * int(problem.known.sum()) <= COMPILED_TRIM_MAX_ENTRIES
     ):
@@ -105,9 +106,9 @@ def _take_fixed(search, fixed, grade: str, stats: dict):
             stats["trimmed"] += 1
             bad = search.assign(x, int(fixed[x]), -1, queue)
             if bad >= 0:  # never expected: trimming is sound
-                return None, "advanced", search.describe_conflict(bad)
+                return None, Grade.ADVANCED, search.describe_conflict(bad)
     if not search.propagate(queue):  # never expected either
-        return None, "advanced", search.describe_conflict(search.conflict)
+        return None, Grade.ADVANCED, search.describe_conflict(search.conflict)
     return search, grade, None
 
 

@@ -33,10 +33,9 @@ import math
 
 import numpy as np
 
-from .engines import trim
-from .incremental import ALL, LANES
-from .model import make_problem, status
-from .result import Verdict
+from ..rules import trim
+from ..rules.closure import ALL, LANES
+from ..model import make_problem, status
 
 #: Is numba installed? (Imported only when a kernel is first used: it costs ~0.3 s of start-up.)
 AVAILABLE = importlib.util.find_spec("numba") is not None
@@ -1307,7 +1306,7 @@ def trim_outcome(
     (int8 per cell: 0, 1, or -1 open; sound: every solution has those values). The cells fixed
     are trim's too (tests compare them).
 
-    "trimmed" exactly when `trim.solve(...).verdict is UNIQUE` on a consistent puzzle, without
+    "trimmed" exactly when the Trimmer fixes every cell (`recon.rules.trim`) on a consistent puzzle, without
     the written proof. It is the same answer, not an approximation: the pairwise rules fix the
     same cells whatever order they run in (a fixed cell or a derived equation never stops a rule
     from applying), and elimination's result depends only on the cells fixed (the reduced row
@@ -1334,11 +1333,13 @@ def trim_outcome(
 def _outcome(code, value, clues, known) -> tuple[str, np.ndarray]:
     """trim_outcome's answer from _trim's code and cells (an overflow, 4: trim decides)."""
     if code == 4:
-        result = trim.solve(make_problem(clues, known))
-        if result.decided is None:  # a contradiction: no solution, nothing fixed to report
+        trimmer = trim.Trimmer(make_problem(clues, known))
+        try:
+            trimmer.load()
+            trimmer.run()
+        except trim.Contradiction:  # no solution, nothing fixed to report
             return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
-        fixed = np.where(result.decided, result.partial, -1).astype(np.int8)
-        return ("trimmed" if result.verdict is Verdict.UNIQUE else "stalled"), fixed
+        return ("trimmed" if trimmer.is_done else "stalled"), trimmer.value.reshape(clues.shape).astype(np.int8)
     if code == 2:
         return "contradiction", np.full(clues.shape, -1, dtype=np.int8)
     return {0: "trimmed", 5: "several"}.get(code, "stalled"), value.reshape(clues.shape)  # 3 and 6: stalled

@@ -54,11 +54,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels
-from .engines import algebra, backtrack, milp, quiet, sat, trim
-from .incremental import ALL, LANES, Closure, basic_closures
-from .model import Problem, is_solution, make_problem, status, window_cells
-from .result import ReconError, Verdict
+from ..compiled import kernels
+from ..engines import algebra, backtrack, milp, sat
+from ..rules import quiet, trim
+from ..rules.closure import ALL, LANES, Closure, basic_closures
+from ..model import Problem, is_solution, make_problem, status, window_cells
+from ..result import ReconError, Verdict
 
 DIFFICULTIES = ("basic", "advanced", "elimination", "search")
 #: Use the compiled checks (recon.kernels) when numba is installed: the same decisions, faster.
@@ -1036,7 +1037,7 @@ def generate_puzzle(
     fields: int = 200,
 ) -> Puzzle:
     """Draw fields at density p until one yields a puzzle of the asked grade (at most `fields`)."""
-    from .generate import random_field
+    from ..model import random_field
 
     impossible = impossible_request(difficulty, p)
     if impossible:

@@ -28,7 +28,7 @@ from collections import deque
 
 import numpy as np
 
-from .model import status, window_cells
+from ..model import status, window_cells
 
 
 def windows(shape: tuple[int, int]) -> list[list[int]]:

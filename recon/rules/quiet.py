@@ -33,6 +33,7 @@ import time
 import numpy as np
 
 from .. import model
+from ..result import Grade
 from . import trim
 
 _POP = [bin(m).count("1") for m in range(512)]
@@ -155,11 +156,13 @@ class QuietTrimmer:
     equations: (name or other label, open cells as row-major indices, mines among them), the
     cells of each inside one 3x3 window, as `trim.Trimmer.on_cells` takes them. `load` and `run`
     raise trim.Contradiction (without saying which clues clash); `run` raises TimeoutError at the
-    deadline (`timed_out` is then set).
+    deadline (`timed_out` is then set). max_cells: elimination runs on groups of open cells up to
+    this size, as trim's.
     """
 
-    def __init__(self, shape: tuple[int, int], open_cells, equations):
+    def __init__(self, shape: tuple[int, int], open_cells, equations, max_cells: int = trim.ELIMINATION_MAX_CELLS):
         self.rows, self.cols = shape
+        self.max_cells = max_cells
         self._value = [0] * (self.rows * self.cols)  # 0, 1, or -1 while open
         for x in open_cells:
             self._value[x] = -1
@@ -183,16 +186,16 @@ class QuietTrimmer:
         self._equations = [(cells, count) for _, cells, count in equations]
 
     @classmethod
-    def on_cells(cls, shape: tuple[int, int], open_cells, equations) -> "QuietTrimmer":
+    def on_cells(cls, shape: tuple[int, int], open_cells, equations, max_cells: int = trim.ELIMINATION_MAX_CELLS) -> "QuietTrimmer":
         """The same as the constructor, named as trim.Trimmer's."""
-        return cls(shape, open_cells, equations)
+        return cls(shape, open_cells, equations, max_cells)
 
     @classmethod
-    def of(cls, problem) -> "QuietTrimmer":
+    def of(cls, problem, max_cells: int = trim.ELIMINATION_MAX_CELLS) -> "QuietTrimmer":
         """A quiet trimmer for a whole problem: every cell open, one equation per clue."""
         rows, cols = problem.shape
         clues = [("", [y * cols + x for y, x in cells], count) for _, cells, count in model.equations(problem)]
-        return cls(problem.shape, range(rows * cols), clues)
+        return cls(problem.shape, range(rows * cols), clues, max_cells)
 
     def fixes_all(self, deadline: float | None = None) -> bool:
         """Load and run; does trimming fix every cell (False on a contradiction)?"""
@@ -220,8 +223,8 @@ class QuietTrimmer:
         too, search when cells are still open. (The single-clue rules alone are the caller's
         to tell: hybrid's propagation runs them first.)"""
         if not self.is_done:
-            return "search"
-        return "elimination" if self.eliminated else "advanced"
+            return Grade.SEARCH
+        return Grade.ELIMINATION if self.eliminated else Grade.ADVANCED
 
     # -- equations -------------------------------------------------------------------------
     def _add(self, ar: int, ac: int, mask: int, count: int) -> None:
@@ -430,7 +433,7 @@ class QuietTrimmer:
 
     def _eliminate(self) -> bool:
         """Elimination's round: bound the reduced form's rows; fix what they fix."""
-        if self.open <= trim.ELIMINATION_MAX_CELLS:
+        if self.open <= self.max_cells:
             if self._reduced is None:
                 self._reduced = _Reduced(self._live_rows())
             else:
@@ -440,7 +443,7 @@ class QuietTrimmer:
         else:  # some groups may be small enough: each from scratch (this is rare and large)
             found = {}
             for cells, eqs in self._groups():
-                if len(cells) <= trim.ELIMINATION_MAX_CELLS:
+                if len(cells) <= self.max_cells:
                     found.update(_Reduced(self._live_rows(eqs)).bound_changed())
         found = {c: v for c, v in found.items() if self._value[c] < 0}
         for c, v in sorted(found.items()):

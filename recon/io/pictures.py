@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 from .files import write_atomically
-from .model import Problem
+from ..model import Problem
 
 CELL_INCHES = 0.45
 MARGIN_INCHES = 0.3

@@ -16,8 +16,8 @@ from xml.parsers import expat
 
 import numpy as np
 
-from .formats import FormatError, format_status, parse_status
-from .model import window_sizes
+from .text import FormatError, format_status, parse_status
+from ..model import window_sizes
 
 FORMATS = ("status", "mosaic", "hakank", "legup")
 _MOSAIC = re.compile(r"^\s*(\d+)x(\d+):([0-9a-z]*)\s*$")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model import cell_name, window_sizes
+from ..model import cell_name, window_sizes
 
 NO_CLUE_CHARS = "?.-"
 MINE_CHARS = "x*#1X"

@@ -1,0 +1,1 @@
+"""Compiled kernels (being split into one module per rule)."""

@@ -1,0 +1,2 @@
+"""Reading and writing: recon's text formats (`text`), other programs' formats (`foreign`),
+safe output files (`files`) and pictures (`pictures`, with matplotlib). Nothing here solves."""
