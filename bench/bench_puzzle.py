@@ -15,7 +15,7 @@ per-seed ratios: the same puzzles either way (checked here too), so only the tim
 
     python bench/bench_puzzle.py --sizes 30 60 100 --first-part-ab
 
---first-part-ab does the same for elimination-grade generation with `recon.generation.make.FIRST_PART`
+--first-part-ab does the same for elimination-grade generation with `Options.first_part`
 "advanced" (the clues the pairwise rules alone can do without go first, as advanced generation
 removes them; the others are tried after) and "local" (the former first part: the clues the check
 near them settles go first); needs numba and python-sat. The puzzles differ, so it prints the
@@ -24,7 +24,7 @@ median clue fraction of each too.
     python bench/bench_puzzle.py --sizes 60 100 --warm-ab
 
 --warm-ab does it for elimination-grade generation with the warm starts of its whole-grid trims
-(`recon.generation.make.WARM_BLOCK`) and without (WARM_BLOCK = 0: every trim's pairwise phase from
+(`Options.warm_block`) and without (warm_block = 0: every trim's pairwise phase from
 scratch); the same puzzles either way (checked).
 """
 
@@ -38,9 +38,8 @@ from collections import Counter
 import numpy as np
 
 from recon import make_problem
-from recon.engines import sat, trim
-from recon import puzzle as making
-from recon.generation.make import DIFFICULTIES, GenerationFailed, generate_puzzle
+from recon.engines import trim
+from recon.generation import DIFFICULTIES, GenerationFailed, Options, generate_puzzle
 
 
 def main(argv=None):
@@ -50,8 +49,8 @@ def main(argv=None):
     parser.add_argument("--p", type=float, default=50)
     parser.add_argument("--only", choices=DIFFICULTIES, nargs="+", default=list(DIFFICULTIES))
     parser.add_argument("--local-ab", action="store_true", help="search only: with and without sat.LocalWitness")
-    parser.add_argument("--first-part-ab", action="store_true", help="elimination only: FIRST_PART advanced or local")
-    parser.add_argument("--warm-ab", action="store_true", help="elimination only: trims started warm (WARM_BLOCK) or cold")
+    parser.add_argument("--first-part-ab", action="store_true", help="elimination only: first_part advanced or local")
+    parser.add_argument("--warm-ab", action="store_true", help="elimination only: trims started warm (warm_block) or cold")
     args = parser.parse_args(argv)
     if args.warm_ab:
         return warm_ab(args)
@@ -82,36 +81,21 @@ def main(argv=None):
 
 def local_ab(args):
     """Search generation with the tile solvers (from every size) and without them, per seed."""
-    default = sat.LOCAL_MIN_CELLS
-
-    def switch(on, n):
-        sat.LOCAL_MIN_CELLS = default if on is None else (0 if on else n * n + 1)
-
-    ab(args, "search", "tiles", switch)
+    ab(args, "search", "tiles", lambda on: Options(sat_tiles=on))
 
 
 def first_part_ab(args):
-    """Elimination-grade generation with FIRST_PART "advanced" (with) and "local" (without), per seed."""
-    default = making.FIRST_PART
-
-    def switch(on, n):
-        making.FIRST_PART = default if on is None else ("advanced" if on else "local")
-
-    ab(args, "elimination", "the advanced first part", switch, same=False)
+    """Elimination-grade generation with first_part "advanced" (with) and "local" (without), per seed."""
+    ab(args, "elimination", "the advanced first part", lambda on: Options(first_part="advanced" if on else "local"), same=False)
 
 
 def warm_ab(args):
-    """Elimination-grade generation with its trims started warm and cold (WARM_BLOCK 0), per seed."""
-    default = making.WARM_BLOCK
-
-    def switch(on, n):
-        making.WARM_BLOCK = default if on is None or on else 0
-
-    ab(args, "elimination", "warm trims", switch)
+    """Elimination-grade generation with its trims started warm and cold (warm_block 0), per seed."""
+    ab(args, "elimination", "warm trims", lambda on: Options() if on else Options(warm_block=0))
 
 
-def ab(args, difficulty, what, switch, same=True):
-    """Time generation with `what` on and off (switch(True/False, n); switch(None, n) restores),
+def ab(args, difficulty, what, options, same=True):
+    """Time generation with `what` on and off (options(True) and options(False)),
     back to back per seed in alternating order; the puzzles must be the same, unless not `same`:
     then the median clue fractions are printed too."""
     generate_puzzle(12, 12, args.p, np.random.default_rng(0), difficulty=difficulty)  # load numba's kernels first
@@ -125,12 +109,10 @@ def ab(args, difficulty, what, switch, same=True):
         for seed in range(args.seeds):
             made = {}
             for on in ((True, False) if seed % 2 == 0 else (False, True)):
-                switch(on, n)
                 start = time.perf_counter()
-                made[on] = generate_puzzle(n, n, args.p, np.random.default_rng(seed), difficulty=difficulty)
+                made[on] = generate_puzzle(n, n, args.p, np.random.default_rng(seed), difficulty=difficulty, options=options(on))
                 times[on].append(time.perf_counter() - start)
                 fractions[on].append(made[on].clue_count / (n * n))
-            switch(None, n)
             if same and not np.array_equal(made[True].known, made[False].known):
                 raise SystemExit(f"different puzzles with and without {what} at {n}x{n}, seed {seed}")
             ratios.append(times[False][-1] / times[True][-1])

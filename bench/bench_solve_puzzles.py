@@ -9,8 +9,8 @@ Sets:
   up to 30x30: generating those takes longer),
   and an ambiguous variant of each (its first 3 clues dropped).
 
---hybrid-trim compiled loads numba's kernels first, so that hybrid trims compiled (as once a batch
-run has loaded them); the default keeps hybrid's Python trimmer, as a fresh `recon solve` does.
+--hybrid-trim compiled makes hybrid trim compiled (solve's compiled_trim option, for a batch that
+has loaded numba's kernels); the default keeps hybrid's Python trimmer, as `recon solve` does.
 
 Per group: median seconds of `solve(engine="auto")` (the hybrid engine leads, SAT checks it, MILP
 without python-sat, and decides when trimming stalls), of hybrid alone and backtracking alone (each
@@ -36,10 +36,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import load_fillapix  # noqa: E402
 
-from recon import Verdict, kernels, make_problem, solve  # noqa: E402
+from recon import Verdict, make_problem, solve  # noqa: E402
 from recon.count import count_ambiguous  # noqa: E402
 from recon.engines import backtrack, hybrid, milp, sat  # noqa: E402
-from recon.generation.make import GenerationFailed, generate_puzzle  # noqa: E402
+from recon.generation import GenerationFailed, generate_puzzle  # noqa: E402
 from recon.io.foreign import read_any_status  # noqa: E402
 
 LEGUP = ROOT.parent / "shared" / "data" / "legup" / "fillapix"
@@ -51,19 +51,19 @@ def timed(fn):
     return time.perf_counter() - start, result
 
 
-def measure(problems, repeats, backtrack_limit):
+def measure(problems, repeats, backtrack_limit, compiled):
     rows = {"auto": [], "hybrid": [], "milp": [], "sat": [], "backtrack": [], "count": []}
     verdicts, grades, exact = Counter(), Counter(), 0
     for problem in problems:
         for _ in range(repeats):
-            seconds, result = timed(lambda: solve(problem.clues, problem.known))
+            seconds, result = timed(lambda: solve(problem.clues, problem.known, compiled_trim=compiled))
             rows["auto"].append(seconds)
         verdicts[result.verdict.value] += 1
         if result.verdict is Verdict.MULTIPLE:  # what `recon solve` adds: the count, within 1 s
             seconds, counted = timed(lambda: count_ambiguous(problem, result))
             rows["count"].append(seconds)
             exact += counted.exact
-        seconds, lead = timed(lambda: hybrid.solve(problem, limit=3, time_limit=backtrack_limit))
+        seconds, lead = timed(lambda: hybrid.solve(problem, limit=3, time_limit=backtrack_limit, compiled_trim=compiled))
         rows["hybrid"].append(seconds if lead.verdict.value != "undecided" else float("inf"))
         grades[lead.grade or "-"] += 1
         rows["milp"].append(timed(lambda: milp.solve(problem, limit=3))[0])
@@ -73,8 +73,8 @@ def measure(problems, repeats, backtrack_limit):
     return {k: statistics.median(v) if v else None for k, v in rows.items()}, verdicts, grades, exact
 
 
-def show(name, size, problems, repeats, backtrack_limit):
-    med, verdicts, grades, exact = measure(problems, repeats, backtrack_limit)
+def show(name, size, problems, repeats, backtrack_limit, compiled):
+    med, verdicts, grades, exact = measure(problems, repeats, backtrack_limit, compiled)
     def cell(key):
         return f"> {backtrack_limit:g}" if med[key] == float("inf") else f"{med[key]:.4f}"
 
@@ -103,21 +103,18 @@ def main(argv=None):
                         help="python: hybrid trims in Python, as a fresh `recon solve` does; compiled: "
                              "numba's kernels are loaded first, as in a batch run (needs numba)")
     args = parser.parse_args(argv)
-    if args.hybrid_trim == "compiled":
-        kernels._compile()
-    else:
-        hybrid.COMPILED_TRIM = False  # generating the puzzles below loads the kernels
+    compiled = args.hybrid_trim == "compiled"
     print("| set | size | puzzles | auto s | hybrid s | milp s | sat s | backtrack s | milp / hybrid | verdicts | grades | count s (exact) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     published = [make_problem(clues, known) for clues, known, _, _ in load_fillapix().values()]
     if not args.no_published:
-        show("hakank + IST", "5x5-20x20", published, args.repeats, args.backtrack_limit)
+        show("hakank + IST", "5x5-20x20", published, args.repeats, args.backtrack_limit, compiled)
     if LEGUP.is_dir() and not args.no_published:
         legup = []
         for path in sorted(LEGUP.glob("*.xml")):
             clues, known, _ = read_any_status(path.read_bytes(), str(path))
             legup.append(make_problem(clues, known))
-        show("LEGUP (importer)", "10x10-20x20", legup, args.repeats, args.backtrack_limit)
+        show("LEGUP (importer)", "10x10-20x20", legup, args.repeats, args.backtrack_limit, compiled)
     plan = [(n, "basic", 50) for n in args.sizes or []]
     plan += [(n, d, 50) for d in args.hard for n in args.hard_sizes]
     for n, difficulty, p in plan:
@@ -135,8 +132,8 @@ def main(argv=None):
         if not puzzles:
             print(f"| generated {difficulty} | {n}x{n} | 0 | no puzzle from {args.seeds} seeds |")
             continue
-        show(f"generated {difficulty}", f"{n}x{n}", puzzles, args.repeats, args.backtrack_limit)
-        show(f"{difficulty}, 3 clues dropped", f"{n}x{n}", ambiguous, args.repeats, args.backtrack_limit)
+        show(f"generated {difficulty}", f"{n}x{n}", puzzles, args.repeats, args.backtrack_limit, compiled)
+        show(f"{difficulty}, 3 clues dropped", f"{n}x{n}", ambiguous, args.repeats, args.backtrack_limit, compiled)
 
 
 if __name__ == "__main__":

@@ -15,21 +15,22 @@ import numpy as np
 
 from . import __version__
 from .io.files import write_text_atomically
-from .io.text import FormatError, format_field, format_fields, format_status, parse_field, parse_status
+from .io.text import FormatError, format_field, format_fields, parse_field
 from .count import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, read_any_status, write_puzzle
 from .model import Problem, cell_name, equations, make_problem, random_field, status
-from .result import EngineDisagreement, EngineError, Result, Verdict
-from .engines.sat import Unavailable
+from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
+from .compiled import AVAILABLE as COMPILED_AVAILABLE
+from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
 from .solver import ENGINE_CHOICES, plan, solve
 
-#: From this many cells, making a search-grade puzzle without python-sat takes seconds (2.7 s at
-#: 20x20, 17 s at 30x30; with it 0.11 s and 0.31 s), so the report says how to install it.
+#: From this many cells, generation without an extra takes seconds where it would take a fraction
+#: of one with it, so the report says which extra to install (docs/performance.md has the numbers).
 SAT_HINT_CELLS = 400
-#: How much faster numba makes generation at 20x20, by grade (3 seeds, late on 2026-11-24, as the
-#: README says): advanced 1.0-1.3 s without, 0.07-0.09 s with; elimination 2.7-3.3 s without,
-#: 0.10-0.12 s with.
+#: How much faster numba makes generation at 20x20, by grade (docs/performance.md).
 NUMBA_HINTS = {"advanced": "15x", "elimination": "25-30x"}
+#: Seconds between two progress lines of recon generate.
+PROGRESS_SECONDS = 1.0
 
 EXIT_UNIQUE = 0
 EXIT_NONE = 1
@@ -176,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="with several solutions, count them exactly and give the mine probability of each cell that "
-        "varies, within 1 s (default: on)",
+        "varies, within a second (default: on)",
     )
 
     e = _command(
@@ -249,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--field", metavar="FILE", help="also write the planted field to FILE")
     g.add_argument("--out", metavar="FILE", help="write the status to FILE (atomically) instead of stdout")
     g.add_argument("--puzzle", action="store_true", help="remove clues while the solution stays unique (Fill-a-Pix)")
-    g.add_argument("--difficulty", choices=("basic", "advanced", "elimination", "search"), default="basic",
+    g.add_argument("--difficulty", choices=[grade.value for grade in Grade], default="basic",
                    help="with --puzzle: the rules the puzzle needs (default: basic): basic the single-clue rules, "
                    "advanced the pairwise ones too, elimination exact elimination too, search a complete search")
     g.add_argument("--clues", metavar="minimal|N|FRACTION", default="minimal",
@@ -258,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="with --puzzle: say on stderr, every second, where the removal of clues is "
                    "(default: when stderr is a terminal)")
+    g.add_argument("--time-limit", metavar="SECONDS", type=_seconds,
+                   help="with --puzzle: give up (exit 4) when no puzzle is made within SECONDS")
     return parser
 
 
@@ -697,21 +700,20 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         field = random_field(args.rows, args.cols, args.p, rng)
         clues, known = status(field), np.ones(field.shape, dtype=bool)
     else:
-        from .generation import make as making
-        from .generation.make import GenerationFailed, generate_puzzle, parse_clue_target
+        from .generation import GenerationFailed, Options, generate_puzzle, impossible_request, parse_clue_target
 
         try:
             target = parse_clue_target(args.clues, args.rows * args.cols)
         except ValueError as err:
             raise UsageError(str(err)) from None
-        impossible = making.impossible_request(args.difficulty, args.p)
+        impossible = impossible_request(args.difficulty, args.p)
         if impossible:
             raise UsageError(impossible)
         command += f" --puzzle --difficulty {args.difficulty} --clues {args.clues}"
         show = _ProgressWriter(stderr, args.progress)
         try:
-            with making.reporting(show):
-                puzzle = generate_puzzle(args.rows, args.cols, args.p, rng, difficulty=args.difficulty, target=target)
+            options = Options(progress=show, progress_seconds=PROGRESS_SECONDS, time_limit=args.time_limit)
+            puzzle = generate_puzzle(args.rows, args.cols, args.p, rng, difficulty=args.difficulty, target=target, options=options)
         except GenerationFailed as err:
             stderr.write(f"recon: {err}\n")
             return EXIT_UNDECIDED
@@ -728,9 +730,9 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by {puzzle.certificate}; "
             f"{puzzle.seconds:.2f} s\n"
         )
-        if args.difficulty == "search" and not making.USE_SAT and clues.size >= SAT_HINT_CELLS:
+        if args.difficulty == "search" and not SAT_AVAILABLE and clues.size >= SAT_HINT_CELLS:
             stderr.write("(python-sat is not installed: pip install 'recon[sat]' makes search-grade generation 25-50x faster)\n")
-        if args.difficulty in NUMBA_HINTS and not making.USE_KERNELS and clues.size >= SAT_HINT_CELLS:
+        if args.difficulty in NUMBA_HINTS and not COMPILED_AVAILABLE and clues.size >= SAT_HINT_CELLS:
             stderr.write(f"(numba is not installed: pip install 'recon[fast,sat]' makes {args.difficulty}-grade generation "
                          f"{NUMBA_HINTS[args.difficulty]} faster at 20x20)\n")
     header = f"# {command}\n"

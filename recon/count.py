@@ -120,8 +120,7 @@ def count_solutions(
 
 def _checked_by_plain_enumeration(problem: Problem, n: int, deadline: float | None) -> str:
     """Count again by plain enumeration, within CROSSCHECK_SECONDS and what is left before the
-    deadline (it once took its 5 s on top: `recon solve` spent 5 s more than its 1 s for the count
-    on an ambiguous 20x20, --time-limit or not); raise EngineDisagreement when the counts differ.
+    deadline (never on top of it); raise EngineDisagreement when the counts differ.
     Return what to add to the method."""
     left = CROSSCHECK_SECONDS if deadline is None else min(CROSSCHECK_SECONDS, deadline - time.perf_counter())
     if left <= 0:

@@ -61,7 +61,7 @@ def status(field: np.ndarray) -> np.ndarray:
 
 def line_matrix(k: int) -> sp.csr_array:
     """Return T_k, the k x k matrix of the 1-D window (tridiagonal ones), as a sparse matrix."""
-    import scipy.sparse as sp  # here, not at the top: it costs 0.15 s of every command's start-up
+    import scipy.sparse as sp  # here, not at the top: it would slow every command's start-up
 
     rows = np.concatenate([np.arange(max(-d, 0), k - max(d, 0)) for d in LINE])
     cols = np.concatenate([np.arange(max(d, 0), k - max(-d, 0)) for d in LINE])

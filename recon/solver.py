@@ -31,15 +31,13 @@ CROSSCHECK_MIN_SECONDS = 2.0
 CROSSCHECK_FACTOR = 10.0
 #: Under engine="auto" without python-sat, hybrid's search (after its deductions, which are
 #: polynomial) gets at most this many seconds plus LEAD_PER_CELL per cell: on some search-grade
-#: puzzles it is exponential (minutes at 20x20, where MILP takes 0.05-0.16 s). Past it, MILP
+#: puzzles it is exponential where MILP is not. Past it, MILP
 #: decides, with the whole time limit.
 LEAD_SEARCH_SECONDS = 0.05
 LEAD_PER_CELL = 2e-5
-#: ... and searches only when trimming leaves at most this many cells open. On minimal
-#: search-grade puzzles trimming leaves 60-90 % of the cells open and hybrid's search never
-#: finished within 5 s (20x20 and 30x30, bench/bench_solve_puzzles.py); its budget was lost time.
-#: With python-sat, hybrid does not search when trimming stalls: SAT decides those puzzles in
-#: 0.002-0.05 s up to 30x30, where hybrid's search took 0.07 s at 10x10.
+#: ... and searches only when trimming leaves at most this many cells open: on minimal
+#: search-grade puzzles trimming leaves most cells open, and hybrid's search budget was lost
+#: time. With python-sat, hybrid does not search when trimming stalls: SAT decides at once.
 LEAD_SEARCH_CELLS = 100
 
 
@@ -48,7 +46,7 @@ def checker() -> str:
 
     SAT when python-sat is installed: on every group of bench/bench_solve_puzzles.py (published
     puzzles, generated basic to 50x50, advanced and search to 50x50, unique and ambiguous) it was
-    2.5-270x faster than MILP in the same run. MILP otherwise.
+    faster than MILP in the same run. MILP otherwise.
     """
     return sat.NAME if available(sat.NAME) else milp.NAME
 
@@ -183,10 +181,13 @@ def solve(
     engine: str | list[str] | tuple[str, ...] = "auto",
     max_solutions: int = 2,
     time_limit: float | None = None,
+    compiled_trim: bool = False,
 ) -> Result:
     """Reconstruct every field (up to max_solutions) whose status matches the known clues.
 
     engine: "auto", "all", an engine name, or a list of engine names (the first one leads).
+    compiled_trim: the hybrid engine trims with the compiled kernels (`recon.compiled`, needs
+    numba): the same answers, faster for a batch that pays their loading time once.
     """
     problem = clues if isinstance(clues, Problem) and known is None else make_problem(clues, known)
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, (int, np.integer)) or max_solutions < 1:
@@ -204,6 +205,8 @@ def solve(
         lead = results.get(names[0])
         # Ask for one more solution than will be shown: finding none proves the count exact.
         options: dict = {"limit": max_solutions + 1}
+        if name == hybrid.NAME and compiled_trim:
+            options["compiled_trim"] = True
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
             options["search_cells"] = 0 if names[1] == sat.NAME else LEAD_SEARCH_CELLS

@@ -268,7 +268,7 @@ def test_explain_writes_the_proof_of_a_puzzle(tmp_path, shape, difficulty):
     """On a puzzle (clues missing), where hybrid leads the solve and grades it without writing a
     proof, explain still prints trimming's proof: numbered steps that fix every cell to the
     solution, the strongest of them at the grade printed. (It printed "(none)" before.)"""
-    from recon.generation.make import generate_puzzle
+    from recon.generation import generate_puzzle
 
     puzzle = generate_puzzle(*shape, 50, np.random.default_rng(3), difficulty=difficulty)
     path = tmp_path / "puzzle.txt"

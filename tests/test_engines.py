@@ -198,7 +198,7 @@ def test_backjumping_search_matches_milp_enumeration_on_partial_status(shape):
 @pytest.mark.parametrize("shape", [(5, 9), (9, 5), (3, 14)])
 def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, shape):
     from recon.engines import hybrid, milp, trim
-    from recon.generation.make import GenerationFailed, generate_puzzle
+    from recon.generation import GenerationFailed, generate_puzzle
 
     density = 25 if difficulty == "basic" else 45  # dense fields rarely give basic puzzles
     try:
@@ -223,14 +223,12 @@ def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, sha
 
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (6, 8), (8, 6)])
 def test_hybrid_with_compiled_trimming_reports_what_the_python_trimmer_does(monkeypatch, shape):
-    """Once the compiled kernels are loaded, hybrid trims with them: the same verdict, grade,
+    """With compiled_trim, hybrid trims with the compiled kernels: the same verdict, grade,
     solutions, cells fixed by trimming and reasons, on random clues (many contradictory ones:
     those go to the Python trimmer, which names the clash) and on fields' partial statuses."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
     from recon.engines import hybrid
 
-    kernels._compile()
     rng = np.random.default_rng(sum(shape) * 3)
     grades = set()
     for i in range(120):
@@ -239,10 +237,8 @@ def test_hybrid_with_compiled_trimming_reports_what_the_python_trimmer_does(monk
         else:
             clues = status(rng.random(shape) < 0.5)
         problem = make_problem(clues, rng.random(shape) < rng.uniform(0.4, 0.9))
-        monkeypatch.setattr(hybrid, "COMPILED_TRIM", False)
         python = hybrid.solve(problem, limit=4)
-        monkeypatch.setattr(hybrid, "COMPILED_TRIM", True)
-        compiled = hybrid.solve(problem, limit=4)
+        compiled = hybrid.solve(problem, limit=4, compiled_trim=True)
         assert (compiled.verdict, compiled.grade, compiled.count_exact, compiled.reason) == (
             python.verdict, python.grade, python.count_exact, python.reason), (shape, i)
         assert keys(compiled.solutions) == keys(python.solutions)
@@ -256,9 +252,8 @@ def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, sha
     """A time limit that stops trimming gives "undecided" with that reason and no grade (it used
     to read "trimming stalls" and grade the puzzle "search"); without it, the grade is advanced."""
     from recon.engines import hybrid
-    from recon.generation.make import generate_puzzle
+    from recon.generation import generate_puzzle
 
-    monkeypatch.setattr(hybrid, "COMPILED_TRIM", False)  # the compiled trimmer takes no deadline
     puzzle = generate_puzzle(*shape, 50, np.random.default_rng(sum(shape)), difficulty="advanced")
     problem = make_problem(puzzle.clues, puzzle.known)
     cut = hybrid.solve(problem, time_limit=1e-9)
@@ -268,24 +263,18 @@ def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, sha
     assert whole.verdict is Verdict.UNIQUE and whole.grade == "advanced" and "trim_timed_out" not in whole.stats
 
 
-def test_hybrid_keeps_the_python_trimmer_where_the_compiled_matrix_would_be_large(monkeypatch):
+def test_hybrid_deduces_the_same_with_either_trimmer_and_any_index_limit():
+    """deduce with the compiled trimmer, with its index limit at 0 (the Python trimmer then) or
+    large: the same cells fixed and grade as the Python trimmer."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
     from recon.engines import hybrid
 
-    kernels._compile()
     field = np.random.default_rng(5).random((7, 9)) < 0.5
     problem = make_problem(status(field), np.random.default_rng(6).random((7, 9)) < 0.5)
-    calls = []
-    real = kernels.trim_outcome
-    monkeypatch.setattr(kernels, "trim_outcome", lambda *a, **k: calls.append(1) or real(*a, **k))
-    monkeypatch.setattr(hybrid, "COMPILED_TRIM_MAX_ENTRIES", 0)
-    small_limit = hybrid.solve(problem, limit=4)
-    assert not calls
-    monkeypatch.setattr(hybrid, "COMPILED_TRIM_MAX_ENTRIES", 10**9)
-    large_limit = hybrid.solve(problem, limit=4)
-    assert calls and large_limit.stats["deduced"] < problem.cells  # the single-clue rules left cells open
-    assert keys(small_limit.solutions) == keys(large_limit.solutions) and small_limit.verdict is large_limit.verdict
+    python, grade, _ = hybrid.deduce(problem)
+    for max_entries in (0, 10**9):
+        search, other, _ = hybrid.deduce(problem, compiled_trim=True, max_entries=max_entries)
+        assert search.value == python.value and other == grade
 
 
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4), (4, 3)])
@@ -319,7 +308,6 @@ def test_hybrid_grades_contradictions_and_solutions_as_trim_does(monkeypatch):
 
     from recon.engines import hybrid, trim
 
-    monkeypatch.setattr(hybrid, "COMPILED_TRIM", False)
     rng = np.random.default_rng(5)
     seen = Counter()
     for _ in range(800):

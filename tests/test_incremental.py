@@ -9,7 +9,7 @@ from conftest import ODD_SHAPES
 from recon import make_problem, status
 from recon.engines import backtrack
 from recon.rules.closure import LANES, Closure, basic_closures
-from recon.generation.make import _another_solution, _another_solution_milp
+from recon.generation.in_turn import another_solution as _another_solution, another_solution_milp as _another_solution_milp
 
 SHAPES = ODD_SHAPES + [(9, 13), (13, 9), (2, 30)]
 

@@ -12,8 +12,13 @@ import pytest
 from recon import Verdict, make_problem, parse_status, random_field, status
 from recon.cli import main
 from recon.engines import backtrack, sat, trim
-from recon.rules import trim as trim_rules
-from recon.generation.make import CHECKS, generate_puzzle, make_puzzle, parse_clue_target
+from recon import compiled as kernels
+from recon.generation import Job, Options, grades, in_turn
+from recon.generation import advanced as gen_advanced
+from recon.generation import elimination as gen_elimination
+from recon.generation import local as gen_local
+from recon.result import Grade
+from recon.generation import generate_puzzle, make_puzzle, parse_clue_target
 
 
 @pytest.mark.parametrize("difficulty", ["basic", "advanced", "elimination", "search"])
@@ -25,7 +30,7 @@ def test_generated_puzzle_is_unique_graded_and_minimal(difficulty, shape):
     assert result.verdict is Verdict.UNIQUE and np.array_equal(result.solutions[0], puzzle.field)
     assert trim.solve(problem).grade == difficulty
     assert puzzle.minimal
-    check = CHECKS[difficulty]
+    check = grades.CHECKS[Grade(difficulty)]
     for r, c in np.argwhere(puzzle.known):
         fewer = puzzle.known.copy()
         fewer[r, c] = False
@@ -40,24 +45,15 @@ def test_clue_target_stops_early():
 @pytest.mark.parametrize("use_sat", [True, False])
 def test_clue_target_stops_early_for_search(monkeypatch, use_sat):
     """The same puzzle with and without the SAT removal loop, stopped at the clue target."""
-    from recon.generation import make as puzzle_module
     from recon.engines import sat
 
     if use_sat and not sat.AVAILABLE:
         pytest.skip("python-sat is not installed")
-    monkeypatch.setattr(puzzle_module, "USE_SAT", use_sat)
-    puzzle = generate_puzzle(8, 8, 50, np.random.default_rng(1), difficulty="search", target=34)
+    puzzle = generate_puzzle(8, 8, 50, np.random.default_rng(1), difficulty="search", target=34, options=Options(sat=use_sat))
     assert puzzle.clue_count == 34 and not puzzle.minimal and puzzle.grade == "search"
     assert trim.solve(make_problem(puzzle.clues, puzzle.known)).grade == "search"
-    assert np.array_equal(puzzle.known, _search_puzzle_known_without_sat(monkeypatch))
-
-
-def _search_puzzle_known_without_sat(monkeypatch):
-    from recon.generation import make as puzzle_module
-
-    monkeypatch.setattr(puzzle_module, "USE_SAT", False)
-    monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
-    return generate_puzzle(8, 8, 50, np.random.default_rng(1), difficulty="search", target=34).known
+    plain = Options(sat=False, compiled=False)
+    assert np.array_equal(puzzle.known, generate_puzzle(8, 8, 50, np.random.default_rng(1), difficulty="search", target=34, options=plain).known)
 
 
 @pytest.mark.parametrize("text, cells, expected", [("minimal", 100, None), ("40", 100, 40), ("0.25", 100, 25)])
@@ -100,7 +96,7 @@ def test_cli_puzzle_formats_and_bad_clues():
 def test_cli_refuses_a_format_the_shape_cannot_have_before_generating(monkeypatch, tmp_path, shape):
     """hakank holds square grids only: a non-square request fails at once with exit 2, before the
     (possibly long) generation and without writing --field; a square one is written."""
-    from recon.generation import make as puzzle_module
+    import recon.generation as puzzle_module
 
     def never(*args, **kwargs):
         raise AssertionError("generation ran although the output format cannot hold the grid")
@@ -139,11 +135,9 @@ def test_cli_generate_reports_progress_when_asked(monkeypatch, difficulty, shape
     clues it has tried and left (here every time: PROGRESS_SECONDS 0); the puzzle is the same as
     without them, and the report still ends stderr. On a terminal the line is rewritten in place
     (carriage returns) and cleared before the report; elsewhere there are none unless asked."""
-    from recon.generation import make as puzzle_module
+    import recon.cli
 
-    monkeypatch.setattr(puzzle_module, "PROGRESS_SECONDS", 0)
-    if difficulty == "basic":
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)  # the compiled loop says nothing
+    monkeypatch.setattr(recon.cli, "PROGRESS_SECONDS", 0)
     argv = ["generate", *map(str, shape), "50", "--seed", "4", "--puzzle", "--difficulty", difficulty]
     code, quiet, err = run(*argv)
     assert code == 0 and "recon: " not in err and "\r" not in err
@@ -183,12 +177,12 @@ def test_cli_generate_reports_progress_when_asked(monkeypatch, difficulty, shape
 
 @pytest.mark.parametrize("use_sat", [True, False])
 def test_cli_suggests_python_sat_for_search_generation_without_it(monkeypatch, use_sat):
-    from recon.generation import make as puzzle_module
+    import recon.cli
     from recon.engines import sat
 
     if use_sat and not sat.AVAILABLE:
         pytest.skip("python-sat is not installed")
-    monkeypatch.setattr(puzzle_module, "USE_SAT", use_sat)
+    monkeypatch.setattr(recon.cli, "SAT_AVAILABLE", use_sat)  # the hint only: generation runs as installed
     code, out, err = run("generate", "16", "25", "50", "--seed", "3", "--puzzle", "--difficulty", "search")
     assert code == 0 and "grade search" in err
     assert ("pip install 'recon[sat]'" in err) is not use_sat
@@ -196,11 +190,11 @@ def test_cli_suggests_python_sat_for_search_generation_without_it(monkeypatch, u
 
 @pytest.mark.parametrize("use_kernels", [True, False])
 def test_cli_suggests_numba_for_advanced_and_elimination_generation_without_it(monkeypatch, use_kernels):
-    from recon.generation import make as puzzle_module
+    import recon.cli
 
-    if use_kernels and not puzzle_module.kernels.AVAILABLE:
+    if use_kernels and not kernels.AVAILABLE:
         pytest.skip("numba is not installed")
-    monkeypatch.setattr(puzzle_module, "USE_KERNELS", use_kernels)
+    monkeypatch.setattr(recon.cli, "COMPILED_AVAILABLE", use_kernels)  # the hint only
     for difficulty in ("advanced", "elimination"):
         argv = ["generate", "16", "25", "50", "--seed", "3", "--puzzle", "--difficulty", difficulty, "--clues", "0.6"]
         code, out, err = run(*argv)
@@ -217,7 +211,6 @@ def test_compiled_basic_removal_makes_the_python_decisions(monkeypatch, shape, t
     (incremental closure, one removal at a time) keeps, for the same order: same seed, same puzzle
     with or without the `fast` extra."""
     pytest.importorskip("numba")
-    from recon.generation import make as puzzle_module
     from recon.model import random_field
 
     for seed in range(4):
@@ -225,11 +218,8 @@ def test_compiled_basic_removal_makes_the_python_decisions(monkeypatch, shape, t
         field = random_field(*shape, 50, rng)
         order = rng.permutation(field.size)
         goal = None if target is None else field.size // 2
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", True)
-        monkeypatch.setattr(puzzle_module, "BASIC_KERNEL_CELLS", 0)
-        compiled = puzzle_module._remove_clues(field, order, "basic", goal)
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
-        python = puzzle_module._remove_clues(field, order, "basic", goal)
+        compiled = in_turn.remove_in_turn(Job(Options(compiled=True, kernel_min_cells=0)), field, order, Grade.BASIC, goal)
+        python = in_turn.remove_in_turn(Job(Options(compiled=False)), field, order, Grade.BASIC, goal)
         assert np.array_equal(compiled, python), (shape, seed)
 
 
@@ -237,7 +227,6 @@ def test_compiled_basic_removal_makes_the_python_decisions(monkeypatch, shape, t
 def test_compiled_closures_equal_the_numpy_rounds(shape):
     """64 clue sets at once: the compiled work-list closure fixes the cells the numpy rounds fix."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
     from recon.rules.closure import basic_closures
 
     rng = np.random.default_rng(sum(shape))
@@ -257,7 +246,6 @@ def test_compiled_trimming_decides_as_trim_does(shape):
     order, keeping a clue when trim no longer solves without it: the borderline cases generation
     asks about. With solved_with (the puzzle with the clue was trimmed), the same verdict."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
     rng = np.random.default_rng(sum(shape))
     seen = {"trimmed": 0, "several": 0, "stalled": 0}
@@ -296,7 +284,6 @@ def test_compiled_trimming_shortcut_when_the_pairwise_phase_fixes_the_removed_cl
     runs as it did with c: trim_outcome(..., solved_with=c) says "trimmed" there, with cells still
     open for elimination; its verdict is trim's every time."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
     puzzle = generate_puzzle(*shape, 50, np.random.default_rng(2), difficulty="elimination")
     clues, known = puzzle.clues, puzzle.known
@@ -316,7 +303,6 @@ def test_compiled_trimming_shortcut_when_the_pairwise_phase_fixes_the_removed_cl
 
 def test_compiled_trimming_solves_the_puzzle_whose_derived_equations_needed_pairing():
     pytest.importorskip("numba")
-    from recon.compiled import kernels
     from test_trim import PAIR_THE_DERIVED
 
     clues, known = parse_status(PAIR_THE_DERIVED)
@@ -333,7 +319,6 @@ def test_compiled_elimination_in_a_tight_pool_fixes_trims_cells(shape):
     more. A pool just big enough for the clue equations forces all of it; the cells fixed are
     trim's either way."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
     rng = np.random.default_rng(sum(shape) + 7)
     outcomes = set()
@@ -356,7 +341,6 @@ def test_compiled_trimming_out_of_room_or_range_still_decides(monkeypatch):
     """Too little room for derived equations: it starts again with more. A coefficient that could
     overflow int64: the Python engine decides."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
     rng = np.random.default_rng(3)
     cases = []
@@ -367,8 +351,8 @@ def test_compiled_trimming_out_of_room_or_range_still_decides(monkeypatch):
     assert any(expected for *_, expected in cases) and not all(expected for *_, expected in cases)
     for clues, known, expected in cases:
         assert kernels.trims_fully(clues, known, capacity=3) == expected
-    kernels._compile()
-    monkeypatch.setattr(kernels, "_trim", lambda *args: 4)
+    kernels.load()
+    monkeypatch.setattr(kernels.trim, "_trim", lambda *args: kernels.trim.Code.OVERFLOW)
     for clues, known, expected in cases:
         assert kernels.trims_fully(clues, known) == expected
 
@@ -379,33 +363,28 @@ def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shap
     """Advanced and search generation with the compiled trimming keep exactly the clues the
     Python path (group-wise trimming, exact search and MILP) keeps: same seed, same puzzle."""
     pytest.importorskip("numba")
-    from recon.generation import make as puzzle_module
     from recon.model import random_field
 
-    monkeypatch.setattr(puzzle_module, "USE_SAT", False)
     compared = 0
     for seed in range(60):
         if compared == 3:
             break
         rng = np.random.default_rng(seed)
         field = random_field(*shape, int(rng.integers(25, 75)), rng)
-        if not CHECKS[difficulty](make_problem(status(field))):
+        if not grades.CHECKS[Grade(difficulty)](make_problem(status(field))):
             continue
         order = rng.permutation(field.size)
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", True)
-        compiled = puzzle_module._remove_clues(field, order, difficulty, None)
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
-        python = puzzle_module._remove_clues(field, order, difficulty, None)
+        compiled = in_turn.remove_in_turn(Job(Options(sat=False, compiled=True)), field, order, Grade(difficulty), None)
+        python = in_turn.remove_in_turn(Job(Options(sat=False, compiled=False)), field, order, Grade(difficulty), None)
         assert np.array_equal(compiled, python), (shape, seed)
         compared += 1
     assert compared == 3
 
 
-def _compare_removal_paths(monkeypatch, shape, difficulty, starts, densities, seeds, fast, slow):
+def _compare_removal_paths(shape, difficulty, starts, densities, seeds, fast, slow):
     """On the first 3 seeded fields whose full status `starts` accepts, remove clues in a random
-    order with puzzle's flags set as in `fast`, then as in `slow`, and assert that both keep the
-    same clues. Returns (fields compared, clues the paths removed)."""
-    from recon.generation import make as puzzle_module
+    order with the options `fast`, then `slow`, and assert that both keep the same clues.
+    Returns (fields compared, clues the paths removed)."""
     from recon.model import random_field
 
     compared = removed = 0
@@ -418,10 +397,8 @@ def _compare_removal_paths(monkeypatch, shape, difficulty, starts, densities, se
             continue
         order = rng.permutation(field.size)
         kept = []
-        for flags in (fast, slow):
-            for name, value in flags.items():
-                monkeypatch.setattr(puzzle_module, name, value)
-            kept.append(puzzle_module._remove_clues(field, order, difficulty, None))
+        for options in (fast, slow):
+            kept.append(in_turn.remove_in_turn(Job(options), field, order, Grade(difficulty), None))
         assert np.array_equal(kept[0], kept[1]), (shape, seed)
         compared += 1
         removed += int((~kept[0]).sum())
@@ -432,15 +409,13 @@ def _compare_removal_paths(monkeypatch, shape, difficulty, starts, densities, se
 def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
     """Search generation by the incremental SAT solver keeps exactly the clues the Python path
     (group-wise exact search and MILP, no numba) keeps: same seed, same puzzle."""
-    from recon.generation import make as puzzle_module
     from recon.engines import sat
 
     if not sat.AVAILABLE:
         pytest.skip("python-sat is not installed")
-    monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
     densities = (5, 35) if min(shape) == 2 else (25, 75)  # 2 x k: dense fields are rarely unique
     compared, removed = _compare_removal_paths(
-        monkeypatch, shape, "search", puzzle_module.is_unique, densities, 200, {"USE_SAT": True}, {"USE_SAT": False}
+        shape, "search", grades.is_unique, densities, 200, Options(sat=True, compiled=False), Options(sat=False, compiled=False)
     )
     assert compared == 3 and removed > 0
 
@@ -449,17 +424,13 @@ def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
 def test_sat_first_elimination_removal_makes_the_exact_decisions(monkeypatch, shape):
     """Advanced generation asking SAT before compiled trimming keeps exactly the clues the
     Python path (incremental closure and group-wise trimming, no numba, no SAT) keeps."""
-    from recon.generation import make as puzzle_module
     from recon.engines import sat
 
-    if not (sat.AVAILABLE and puzzle_module.kernels.AVAILABLE):
+    if not (sat.AVAILABLE and kernels.AVAILABLE):
         pytest.skip("needs python-sat and numba")
     densities = (5, 35) if min(shape) == 2 else (20, 70)  # 2 x k: dense fields are rarely unique
-    fast = {"USE_SAT": True, "USE_KERNELS": True}
-    slow = {"USE_SAT": False, "USE_KERNELS": False}
-    compared, removed = _compare_removal_paths(
-        monkeypatch, shape, "elimination", puzzle_module.is_trimmed, densities, 400, fast, slow
-    )
+    fast, slow = Options(sat=True, compiled=True), Options(sat=False, compiled=False)
+    compared, removed = _compare_removal_paths(shape, "elimination", grades.is_trimmed, densities, 400, fast, slow)
     assert compared == 3 and removed > 0
 
 
@@ -468,44 +439,41 @@ CERTIFIERS = ["milp", pytest.param("sat", marks=pytest.mark.skipif(not sat.AVAIL
 
 @pytest.mark.parametrize("certifier", CERTIFIERS)
 def test_certify_with_the_planted_field_proves_or_refuses(monkeypatch, seed_examples, certifier):
-    from recon.generation import make as puzzle_module
-
-    monkeypatch.setattr(puzzle_module, "CERTIFIER", certifier)
-    puzzle = generate_puzzle(3, 10, 50, np.random.default_rng(4), difficulty="search")
+    job = Job(Options(certifier=certifier))
+    puzzle = generate_puzzle(3, 10, 50, np.random.default_rng(4), difficulty="search", options=job.options)
     problem = make_problem(puzzle.clues, puzzle.known)
     assert puzzle.certificate == certifier
-    assert puzzle_module.certify(problem, "search", puzzle.field) == certifier
-    assert puzzle_module.certify(problem, "search") == certifier  # without the field: two solves
+    assert grades.certify(job, problem, Grade.SEARCH, puzzle.field) == certifier
+    assert grades.certify(job, problem, Grade.SEARCH) == certifier  # without the field: two solves
     with pytest.raises(ValueError, match="does not meet the clues"):
-        puzzle_module.certify(problem, "search", ~puzzle.field)
+        grades.certify(job, problem, Grade.SEARCH, ~puzzle.field)
     clues, solutions = seed_examples["seed-5x5"]  # two solutions: knowing one proves nothing
-    assert puzzle_module.certify(make_problem(clues), "search", solutions[0]) is None
-    assert puzzle_module.certify(make_problem(clues), "elimination") is None
+    assert grades.certify(job, make_problem(clues), Grade.SEARCH, solutions[0]) is None
+    assert grades.certify(job, make_problem(clues), Grade.ELIMINATION) is None
     # one clue fewer than the minimal puzzle: not unique any more, and certify says so
     weaker = puzzle.known.copy()
     weaker.flat[np.flatnonzero(weaker)[0]] = False
-    assert puzzle_module.certify(make_problem(puzzle.clues, weaker), "search", puzzle.field) is None
+    assert grades.certify(job, make_problem(puzzle.clues, weaker), Grade.SEARCH, puzzle.field) is None
 
 
 @pytest.mark.parametrize("certifier", CERTIFIERS)
 def test_certify_names_the_complete_engine_that_proved_uniqueness(monkeypatch, seed_examples, certifier):
-    from recon.generation import make as puzzle_module
     from recon.result import Result
 
-    monkeypatch.setattr(puzzle_module, "CERTIFIER", certifier)
-    basic = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="basic")
+    job = Job(Options(certifier=certifier))
+    basic = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="basic", options=job.options)
     assert basic.certificate == "backtrack"
-    graded = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="elimination")
+    graded = generate_puzzle(4, 9, 45, np.random.default_rng(2), difficulty="elimination", options=job.options)
     assert graded.certificate == certifier
     problem = make_problem(basic.clues, basic.known)
     ambiguous = make_problem(seed_examples["seed-5x5"][0])  # two solutions
-    assert puzzle_module.certify(ambiguous, "basic") is None
-    assert puzzle_module.certify(ambiguous, "elimination") is None
+    assert grades.certify(job, ambiguous, Grade.BASIC) is None
+    assert grades.certify(job, ambiguous, Grade.ELIMINATION) is None
     # backtracking out of time: the certifier decides
     undecided = Result(Verdict.UNDECIDED, [], False, "backtrack", 1.0, {}, "time limit")
     monkeypatch.setattr(backtrack, "solve", lambda *args, **kwargs: undecided)
-    assert puzzle_module.certify(problem, "basic") == certifier
-    assert puzzle_module.certify(ambiguous, "basic") is None
+    assert grades.certify(job, problem, Grade.BASIC) == certifier
+    assert grades.certify(job, ambiguous, Grade.BASIC) is None
 
 
 @pytest.fixture(scope="module")
@@ -519,13 +487,11 @@ def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, elimination_
     grids past 54x54 meet larger ones). With small limits, minimal elimination-grade puzzles become too
     hard for some of them, and the compiled trimming still decides as trim does."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
-    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", max_cells)
     verdicts = []
     for puzzle in elimination_puzzles:
-        reference = trim.solve(make_problem(puzzle.clues, puzzle.known)).verdict is Verdict.UNIQUE
-        assert kernels.trims_fully(puzzle.clues, puzzle.known) == reference
+        reference = trim.solve(make_problem(puzzle.clues, puzzle.known), max_cells=max_cells).verdict is Verdict.UNIQUE
+        assert kernels.trims_fully(puzzle.clues, puzzle.known, max_cells=max_cells) == reference
         verdicts.append(reference)
     assert not all(verdicts)  # the limit mattered (with 3000 every one is solved)
 
@@ -539,7 +505,6 @@ def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(mon
     that trimming solves into ones it cannot (elimination beside such a group is rare here: the
     next test builds it)."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
     rng = np.random.default_rng(11)
     met = {"too large": 0, "small": 0, "limit mattered": 0}
@@ -552,13 +517,12 @@ def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(mon
             known.flat[c] = False
             unlimited = kernels.trims_fully(clues, known)
             max_cells = int(rng.choice([3, 5, 10, 20, 40]))
-            monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", max_cells)
-            outcome, fixed = kernels.trim_outcome(clues, known)
-            result = trim.solve(make_problem(clues, known))
+            outcome, fixed = kernels.trim_outcome(clues, known, max_cells=max_cells)
+            result = trim.solve(make_problem(clues, known), max_cells=max_cells)
             reference = result.verdict is Verdict.UNIQUE
             assert (outcome == "trimmed") == reference
-            assert kernels.trims_fully(clues, known) == reference
-            assert kernels.trim_outcome(clues, known, verdict_only=True)[0] == outcome
+            assert kernels.trims_fully(clues, known, max_cells=max_cells) == reference
+            assert kernels.trim_outcome(clues, known, verdict_only=True, max_cells=max_cells)[0] == outcome
             if result.decided is not None:
                 assert np.array_equal(fixed, np.where(result.decided, result.partial, -1))
                 sizes = _open_group_sizes(known, fixed)
@@ -566,7 +530,6 @@ def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(mon
                 if sizes and max(sizes) > max_cells:
                     large_in.add(shape)
             met["limit mattered"] += unlimited and not reference
-            monkeypatch.undo()
             if not unlimited:
                 known.flat[c] = True
     assert all(met.values()), met  # (the limit matters on the larger grids only)
@@ -581,7 +544,6 @@ def test_compiled_trimming_eliminates_beside_a_group_too_large(monkeypatch, tran
     part and leaves the upper one: the compiled trimmer leaves out the upper group's equations
     and fixes trim's cells, and trims_fully says no. (Transposed: the same, by columns.)"""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
     lower = generate_puzzle(6, 13, 50, np.random.default_rng(9), difficulty="elimination")
     field = np.zeros((14, 13), dtype=bool)
@@ -593,20 +555,18 @@ def test_compiled_trimming_eliminates_beside_a_group_too_large(monkeypatch, tran
     if transpose:
         field, known = field.T, known.T
     clues = status(field)
-    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 0)  # the pairwise phase alone
-    pairwise = trim.solve(make_problem(clues, known))
+    pairwise = trim.solve(make_problem(clues, known), max_cells=0)  # the pairwise phase alone
     sizes = sorted(_open_group_sizes(known, np.where(pairwise.decided, pairwise.partial, -1)))
     assert sizes[-2:] == [31, 57]
-    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 31)
-    result = trim.solve(make_problem(clues, known))
+    result = trim.solve(make_problem(clues, known), max_cells=31)
     assert result.verdict is Verdict.UNDECIDED and result.stats["rule:elimination"] > 0
     expected = np.where(result.decided, result.partial, -1)
     assert (expected[8:] >= 0).all() if not transpose else (expected[:, 8:] >= 0).all()
-    outcome, fixed = kernels.trim_outcome(clues, known)
+    outcome, fixed = kernels.trim_outcome(clues, known, max_cells=31)
     assert outcome == "stalled" and np.array_equal(fixed, expected)
-    assert not kernels.trims_fully(clues, known)
-    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 57)
-    assert kernels.trim_outcome(clues, known)[0] == ("trimmed" if trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE else "stalled")
+    assert not kernels.trims_fully(clues, known, max_cells=31)
+    solved = trim.solve(make_problem(clues, known), max_cells=57).verdict is Verdict.UNIQUE
+    assert kernels.trim_outcome(clues, known, max_cells=57)[0] == ("trimmed" if solved else "stalled")
 
 
 def _open_group_sizes(known, fixed):
@@ -632,15 +592,10 @@ def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     go (here, on a 9 x 13 field: r2c5 could go after the first pass); more passes remove it, and
     then no clue can go (checked by trimming each one away, with the Python trimmer). The same
     with the SAT and compiled paths and with the pure Python one."""
-    from recon.generation import make as puzzle_module
-    from recon.generation.make import _remove_clues, _remove_clues_elimination
-
-    if fast and not (sat.AVAILABLE and puzzle_module.USE_KERNELS):
+    if fast and not (sat.AVAILABLE and kernels.AVAILABLE):
         pytest.skip("needs python-sat and numba")
-    if not fast:
-        monkeypatch.setattr(puzzle_module, "USE_SAT", False)
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", False)
-    monkeypatch.setattr(puzzle_module, "FIRST_PART", None)  # the first pass: each clue in turn
+    backends = {} if fast else {"sat": False, "compiled": False}
+    job = Job(Options(first_part=None, **backends))  # the first pass: each clue in turn
     rng = np.random.default_rng(6)
     field = random_field(9, 13, 50, rng)
     order = rng.permutation(field.size)
@@ -655,25 +610,19 @@ def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
                 out.append((int(r), int(c)))
         return out
 
-    first = _remove_clues(field, order, "elimination", None)
-    asked = []  # the puzzles trimming is asked about (SAT path)
-    real = puzzle_module.kernels.trim_verdict
-    monkeypatch.setattr(puzzle_module.kernels, "trim_verdict", lambda clues, known, **k: asked.append(known.tobytes()) or real(clues, known, **k))
-    known, passes = _remove_clues_elimination(field, order)
-    if fast:  # a clue tried on the puzzle a pass starts from is not tried again on it
-        assert len(asked) == len(set(asked)) > 0
+    first = in_turn.remove_in_turn(job, field, order, Grade.ELIMINATION, None)
+    known, passes = gen_elimination.remove_elimination(job, field, order)
     assert removable(first) == [(1, 4)]
     assert passes == 3 and known.sum() == first.sum() - 1
     assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
     assert removable(known) == []
     for first_part in ("local", "advanced"):  # the clues the local check, or the pairwise rules, settle first
-        monkeypatch.setattr(puzzle_module, "FIRST_PART", first_part)
-        known, passes = _remove_clues_elimination(field, order)
+        known, passes = gen_elimination.remove_elimination(Job(Options(first_part=first_part, **backends)), field, order)
         assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
         assert removable(known) == []
 
 
-needs_numba = pytest.mark.skipif(not __import__("recon.compiled.kernels").compiled.kernels.AVAILABLE, reason="needs numba")
+needs_numba = pytest.mark.skipif(not kernels.AVAILABLE, reason="needs numba")
 
 
 @needs_numba
@@ -683,7 +632,6 @@ def test_window_fixed_nearby_is_a_proof(shape):
     clue has the field's values on its window (exact per-cell counts), at every radius; and a
     larger radius proves at least what a smaller one does on these puzzles (a superset of
     equations)."""
-    from recon.compiled import kernels
     from recon.count import count_solutions
 
     rng = np.random.default_rng(sum(shape) * 7)
@@ -712,16 +660,13 @@ def test_window_fixed_nearby_is_a_proof(shape):
 @needs_numba
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3), (17, 23)])
 def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shape):
-    """Elimination-grade generation in one pass in turn (FIRST_PART None) with the local pairwise check
-    (puzzle.LOCAL_RADII) as a shortcut keeps exactly the clues it keeps without it, on grids wider
+    """Elimination-grade generation in one pass in turn (first_part None) with the local pairwise check
+    (Options.local_radii) as a shortcut keeps exactly the clues it keeps without it, on grids wider
     than the check's reach. The check settles removals, also (17 x 23) from puzzles that trimming
     solves only with elimination: trimming without the clue runs as it did with it."""
-    from recon.compiled import kernels
-    from recon.generation import make as puzzle_module
-
     if not sat.AVAILABLE:
         pytest.skip("needs python-sat")
-    settled = []
+    settled = []  # the removals the check settled, to look at the puzzles they came from
     real = kernels.window_fixed_nearby
 
     def spy(clues, known, c, radius):
@@ -731,14 +676,12 @@ def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shap
         return proved
 
     monkeypatch.setattr(kernels, "window_fixed_nearby", spy)
-    monkeypatch.setattr(puzzle_module, "FIRST_PART", None)
     rng = np.random.default_rng(sum(shape))
     field = random_field(*shape, 50, rng)
     order = rng.permutation(field.size)
     clues = status(field)
-    with_check, passes = puzzle_module._remove_clues_elimination(field, order)
-    monkeypatch.setattr(puzzle_module, "LOCAL_RADII", ())
-    without, passes_without = puzzle_module._remove_clues_elimination(field, order)
+    with_check, passes = gen_elimination.remove_elimination(Job(Options(first_part=None)), field, order)
+    without, passes_without = gen_elimination.remove_elimination(Job(Options(first_part=None, local_radii=())), field, order)
     assert np.array_equal(with_check, without) and passes == passes_without
     assert len(settled) > 20
     assert trim.solve(make_problem(clues, with_check)).verdict is Verdict.UNIQUE
@@ -752,11 +695,10 @@ def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shap
 
 @pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 12), (9, 11), (11, 9), (23, 26)])
 def test_python_twin_of_the_check_near_the_clue_gives_the_compiled_answer(shape):
-    """puzzle.window_fixed_nearby_python (trim's basic and pairwise rules on the clues near c)
+    """window_fixed_nearby_python (trim's basic and pairwise rules on the clues near c)
     answers as kernels.window_fixed_nearby, at radii that see the whole grid or part of it, on
     puzzles with some clues gone: the path without numba makes the same removals."""
-    from recon.compiled import kernels
-    from recon.generation.make import window_fixed_nearby_python
+    from recon.generation.local import window_fixed_nearby_python
 
     rng = np.random.default_rng(sum(shape) + 3)
     answers = []
@@ -781,28 +723,24 @@ def test_elimination_generation_gives_the_same_puzzle_on_every_path(monkeypatch,
     """Elimination-grade generation (the clues the pairwise rules alone can do without first, then
     the others with every pass they need) keeps the same clues, in as many passes, with python-sat
     and numba, with numba alone and with neither: same seed, same puzzle."""
-    from recon.generation import make as puzzle_module
-
     densities = (5, 35) if min(shape) == 2 else (20, 70)  # 2 x k: dense fields are rarely unique
-    paths = [{"USE_SAT": False, "USE_KERNELS": False}]
-    if puzzle_module.kernels.AVAILABLE:
-        paths.append({"USE_SAT": False, "USE_KERNELS": True})
+    paths = [Options(sat=False, compiled=False)]
+    if kernels.AVAILABLE:
+        paths.append(Options(sat=False, compiled=True))
         if sat.AVAILABLE:
-            paths.append({"USE_SAT": True, "USE_KERNELS": True})
+            paths.append(Options(sat=True, compiled=True))
     compared = removed = 0
     for seed in range(400):
         if compared == 3:
             break
         rng = np.random.default_rng(seed)
         field = random_field(*shape, int(rng.integers(*densities)), rng)
-        if not puzzle_module.is_trimmed(make_problem(status(field))):
+        if not grades.is_trimmed(make_problem(status(field))):
             continue
         order = rng.permutation(field.size)
         results = []
-        for flags in paths:
-            for name, value in flags.items():
-                monkeypatch.setattr(puzzle_module, name, value)
-            known, passes = puzzle_module._remove_clues_elimination(field, order)
+        for options in paths:
+            known, passes = gen_elimination.remove_elimination(Job(options), field, order)
             results.append((known.tobytes(), passes))
         assert len(set(results)) == 1, (shape, seed, results)
         compared += 1
@@ -819,57 +757,44 @@ def test_first_part_gives_a_minimal_elimination_puzzle(monkeypatch, shape, first
     reach: trimming solves the result, no clue of it can go (each checked with the Python
     trimmer), and most removals needed no whole-grid trim. The advanced first part removes
     exactly what advanced generation removes, so the elimination passes start from that puzzle."""
-    from recon.compiled import kernels
-    from recon.generation import make as puzzle_module
-
-    monkeypatch.setattr(puzzle_module, "FIRST_PART", first_part)
-    calls = []
-    real = kernels.trim_verdict  # the whole-grid trims of generation's SAT path
-    monkeypatch.setattr(kernels, "trim_verdict", lambda *a, **k: calls.append(1) or real(*a, **k))
-    starts = []
-    advanced = puzzle_module._remove_clues_advanced
-    monkeypatch.setattr(puzzle_module, "_remove_clues_advanced", lambda *a, **k: starts.append(advanced(*a, **k)) or starts[-1])
+    job = Job(Options(first_part=first_part))
+    starts = []  # the puzzle the elimination passes start from
+    advanced = gen_elimination.remove_advanced
+    monkeypatch.setattr(gen_elimination, "remove_advanced", lambda *a, **k: starts.append(advanced(*a, **k)) or starts[-1])
     rng = np.random.default_rng(sum(shape) + 1)
     field = random_field(*shape, 50, rng)
     clues = status(field)
     if not trim.solve(make_problem(clues)).verdict is Verdict.UNIQUE:
         pytest.skip("this field's full status is not trimmed")
     order = rng.permutation(field.size)
-    known, passes = puzzle_module._remove_clues_elimination(field, order)
+    known, passes = gen_elimination.remove_elimination(job, field, order)
     assert trim.solve(make_problem(clues, known)).verdict is Verdict.UNIQUE
     for r, c in np.argwhere(known):
         fewer = known.copy()
         fewer[r, c] = False
         assert trim.solve(make_problem(clues, fewer)).verdict is not Verdict.UNIQUE, (r, c)
-    gone = int((~known).sum())
-    assert gone > 2 * len(calls), (gone, len(calls))
-    if shape == (13, 17) and puzzle_module.USE_SAT:
-        assert calls  # (they are counted: some removals needed a trim)
     if first_part == "advanced":
         assert len(starts) == 1 and (known <= starts[0]).all()  # the passes only remove clues
-        assert puzzle_module.is_advanced(make_problem(clues, starts[0]))
-        assert np.array_equal(starts[0], puzzle_module._remove_clues_advanced(field, order, None))
+        assert grades.is_advanced(make_problem(clues, starts[0]))
+        assert np.array_equal(starts[0], gen_advanced.remove_advanced(Job(), field, order, None))
     else:
         assert starts == []
 
 
 def test_progress_says_when_the_compiled_kernels_load(monkeypatch):
-    """Loading numba's kernels (compiling them, on a first run: 20-40 s) is told to the progress
-    callback at once, and only inside `reporting`."""
-    from recon.compiled import kernels
-    from recon.generation import make as puzzle_module
-
+    """Loading numba's kernels (compiling them, on a first run: 20-40 s) is told to the job's
+    progress callback at once, once."""
     numba = pytest.importorskip("numba")
-    monkeypatch.setattr(kernels, "_compiled", False)
+    from recon.compiled import jit
+
+    monkeypatch.setattr(jit, "_loaded", False)
     monkeypatch.setattr(numba, "njit", lambda **options: (lambda function: function))  # no compiling here
-    kernels._compile()
-    monkeypatch.setattr(kernels, "_compiled", False)
     lines = []
-    with puzzle_module.reporting(lines.append):
-        kernels._compile()
-        kernels._compile()  # loaded: nothing more to say
+    job = Job(Options(progress=lines.append))
+    job.load_kernels()
+    job.load_kernels()  # loaded: nothing more to say
     assert len(lines) == 1 and lines[0].startswith("loading numba's compiled kernels")
-    assert kernels.announce is None
+    Job(Options()).load_kernels()  # without a callback: silent
 
 
 def test_a_group_too_large_proves_trimming_fails_with_fewer_clues(monkeypatch):
@@ -878,7 +803,6 @@ def test_a_group_too_large_proves_trimming_fails_with_fewer_clues(monkeypatch):
     (small limits, as in the test above), whenever still_too_large says so later, trimming
     without c fails there (compiled and trim's own), and its answer is trims_fully's."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
     rng = np.random.default_rng(5)
     met = {"proof holds": 0, "proof lost": 0}
@@ -886,8 +810,7 @@ def test_a_group_too_large_proves_trimming_fails_with_fewer_clues(monkeypatch):
         field = rng.random(shape) < rng.uniform(0.3, 0.7)
         clues, known = status(field), np.ones(shape, dtype=bool)
         limit = int(rng.choice([3, 10, 20, 40, 60]))
-        monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", limit)
-        if not kernels.trims_fully(clues, known):
+        if not kernels.trims_fully(clues, known, max_cells=limit):
             continue  # solved_with needs a start that trimming solves (as generation's)
         proofs = {}
         for c in rng.permutation(field.size).tolist():
@@ -899,13 +822,13 @@ def test_a_group_too_large_proves_trimming_fails_with_fewer_clues(monkeypatch):
                     assert holds == (max(_parts(large, without)) > limit)
                     if holds:
                         met["proof holds"] += 1
-                        assert not kernels.trims_fully(clues, without)
-                        assert trim.solve(make_problem(clues, without)).verdict is not Verdict.UNIQUE
+                        assert not kernels.trims_fully(clues, without, max_cells=limit)
+                        assert trim.solve(make_problem(clues, without), max_cells=limit).verdict is not Verdict.UNIQUE
                     else:
                         met["proof lost"] += 1
             known.flat[c] = False
-            solved, large = kernels.trim_verdict(clues, known, solved_with=c)
-            assert solved == kernels.trims_fully(clues, known)
+            solved, large = kernels.trim_verdict(clues, known, solved_with=c, max_cells=limit)
+            assert solved == kernels.trims_fully(clues, known, max_cells=limit)
             if large is not None:
                 proofs[c] = large
             if not solved:
@@ -937,34 +860,20 @@ def _parts(large, known):
 
 
 def test_generation_keeps_the_same_clues_with_the_large_group_proofs(monkeypatch):
-    """Advanced generation skips the trim of a clue its LargeGroup proof keeps (later passes):
-    the same puzzles as trimming every time (small limits, non-square grids), with fewer trims."""
+    """Elimination generation skips the trim of a clue its LargeGroup proof keeps (later passes):
+    the same puzzles as trimming every time (small limits, non-square grids)."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
-    from recon.generation import make as puzzle_module
-
-    if not puzzle_module.USE_SAT:
+    if not sat.AVAILABLE:
         pytest.skip("the proofs are used on the SAT path")
-    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 30)
-    calls = []
-    real = kernels.trim_verdict
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(kernels, "trim_verdict", counted)
-    made, trims = {}, {}
+    options = Options(elimination_max_cells=30)
+    made = {}
     for use in (True, False):
         with monkeypatch.context() as patch:
-            if not use:
+            if not use:  # a proof that never holds: every clue is trimmed again
                 patch.setattr(kernels.LargeGroup, "still_too_large", lambda self, known: False)
-            calls.clear()
-            made[use] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="elimination")
+            made[use] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="elimination", options=options)
                          for shape in [(9, 13), (14, 8), (4, 25)] for s in range(3)]
-            trims[use] = len(calls)
     assert [p.known.tobytes() for p in made[True]] == [p.known.tobytes() for p in made[False]]
-    assert trims[True] < trims[False]
 
 
 @pytest.mark.parametrize("shape", [(1, 23), (23, 1), (2, 17), (9, 13), (14, 8)])
@@ -974,7 +883,6 @@ def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
     and a warm start that changes neither trim_verdict's answer nor its LargeGroup, nor
     pairwise_fixed's own."""
     pytest.importorskip("numba")
-    from recon.compiled import kernels
 
     rng = np.random.default_rng(sum(shape))
     checked = 0
@@ -987,15 +895,12 @@ def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
         fixed = start >= 0
         assert np.array_equal(start[fixed], field[fixed].astype(np.int8))
         assert np.array_equal(kernels.pairwise_fixed(clues, known, start=start), kernels.pairwise_fixed(clues, known))
-        with monkeypatch.context() as patch:
-            patch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 0)  # trim's pairwise rules alone
-            result = trim.solve(make_problem(clues, known))
+        result = trim.solve(make_problem(clues, known), max_cells=0)  # trim's pairwise rules alone
         assert np.all(result.decided[fixed]), "the warm start fixes a cell the pairwise phase does not"
         for limit in (0, 10, 400):
-            monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", limit)
-            cold = kernels.trim_verdict(clues, known)
-            warm = kernels.trim_verdict(clues, known, start=start)
-            assert warm[0] == cold[0] == kernels.trims_fully(clues, known)
+            cold = kernels.trim_verdict(clues, known, max_cells=limit)
+            warm = kernels.trim_verdict(clues, known, start=start, max_cells=limit)
+            assert warm[0] == cold[0] == kernels.trims_fully(clues, known, max_cells=limit)
             assert (warm[1] is None) == (cold[1] is None)
             if cold[1] is not None:
                 assert np.array_equal(warm[1].member_cells, cold[1].member_cells)
@@ -1007,19 +912,16 @@ def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
 
 
 def test_warm_started_trims_keep_the_same_clues(monkeypatch):
-    """Advanced generation with its trims started warm (WARM_BLOCK, the blocks' own start from
-    WARM_OUTER clues) keeps the same clues as with cold trims, on non-square grids, with small
+    """Elimination generation with its trims started warm (warm_block, the blocks' own start from
+    warm_outer clues) keeps the same clues as with cold trims, on non-square grids, with small
     blocks (many of them invalidated by removals)."""
     pytest.importorskip("numba")
-    from recon.generation import make as puzzle_module
-
-    if not puzzle_module.USE_SAT:
+    if not sat.AVAILABLE:
         pytest.skip("the warm start is used on the SAT path")
     made = {}
     for sizes in [(0, 0), (2, 3), (2, 16), (16, 256)]:
-        monkeypatch.setattr(puzzle_module, "WARM_BLOCK", sizes[0])
-        monkeypatch.setattr(puzzle_module, "WARM_OUTER", sizes[1])
-        made[sizes] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="elimination").known.tobytes()
+        options = Options(warm_block=sizes[0], warm_outer=sizes[1])
+        made[sizes] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="elimination", options=options).known.tobytes()
                        for shape in [(9, 13), (14, 8), (3, 30)] for s in range(3)]
     assert all(puzzle == made[0, 0] for puzzle in made.values())
 
@@ -1028,7 +930,7 @@ def test_warm_started_trims_keep_the_same_clues(monkeypatch):
 def test_search_generation_on_a_singular_side_says_why_it_fails(shape, mines):
     """A side of 2 mod 3 cells makes the status map singular: a field whose full status has
     several solutions is no start for a search puzzle, and the message says that, and why."""
-    from recon.generation.make import GenerationFailed
+    from recon.generation import GenerationFailed
 
     field = np.zeros(shape, dtype=bool)
     for r, c in mines:  # the field minus the null vector (1, -1, 0, 1, -1 along the side) is a field too
@@ -1064,32 +966,28 @@ def test_an_elimination_clue_target_stops_on_the_minimal_path(monkeypatch, shape
     at or above that count, every puzzle of the path with N clues is solved by the pairwise rules:
     clues are added back to the path's first puzzle that needs elimination, and the puzzle with
     N clues still needs it and is still trimmed (the same on both paths too)."""
-    from recon.generation import make as puzzle_module
 
     rng = np.random.default_rng(sum(shape) + 11)
     compared = 0
     for _ in range(100):
         field = random_field(*shape, int(rng.integers(35, 65)), rng)
-        if not puzzle_module.is_trimmed(make_problem(status(field))):
+        if not grades.is_trimmed(make_problem(status(field))):
             continue
         order = rng.permutation(field.size)
-        minimal, _ = puzzle_module._remove_clues_elimination(field, order)
-        kept = int(puzzle_module._remove_clues_advanced(field, order, None).sum())
+        minimal, _ = gen_elimination.remove_elimination(Job(), field, order)
+        kept = int(gen_advanced.remove_advanced(Job(), field, order, None).sum())
         if kept < minimal.sum() + 2:
             continue  # elimination removed one clue or none here
         target = kept - 1 - (kept - 1 - int(minimal.sum())) // 2  # above the minimal count
         first = None  # the path's first puzzle that needs elimination
         for count in (target, kept - 1, kept + 3):
             answers = []
-            for flags in ({}, {"USE_SAT": False, "USE_KERNELS": False}):
-                with monkeypatch.context() as patch:
-                    for name, value in flags.items():
-                        patch.setattr(puzzle_module, name, value)
-                    known, passes = puzzle_module._remove_clues_elimination(field, order, count)
+            for options in (Options(), Options(sat=False, compiled=False)):
+                known, passes = gen_elimination.remove_elimination(Job(options), field, order, count)
                 answers.append(known.tobytes())
                 problem = make_problem(status(field), known)
                 assert known.sum() == count and (minimal <= known).all()
-                assert puzzle_module.is_trimmed(problem) and not puzzle_module.is_advanced(problem)
+                assert grades.is_trimmed(problem) and not grades.is_advanced(problem)
             assert answers[0] == answers[1]
             if count == kept - 1:
                 first = known
@@ -1117,7 +1015,7 @@ def test_a_grade_no_field_of_that_density_can_give_is_refused_at_once(shape, p):
     refused at once (exit 2 from the CLI; it used to try 200 fields, minutes at 20x20)."""
     from itertools import product
 
-    from recon.generation.make import GenerationFailed
+    from recon.generation import GenerationFailed
 
     field = np.full(shape, p == 100)
     clues = status(field)
@@ -1138,22 +1036,21 @@ def test_a_grade_no_field_of_that_density_can_give_is_refused_at_once(shape, p):
 
 
 def _advanced_from_scratch(field, order):
-    """Advanced removal as _remove_clues_advanced orders it, every decision from scratch: first
+    """Advanced removal as remove_advanced orders it, every decision from scratch: first
     each clue the check near it settles (radius PAIRWISE_NEAR), then the others in the same
     order, each kept unless the whole puzzle without it is still solved by the pairwise rules."""
-    from recon.generation import make as puzzle_module
 
     clues = status(field)
     known = np.ones(field.shape, dtype=bool)
     rest = []
     for c in order.tolist():
         known.flat[c] = False
-        if not puzzle_module.window_fixed_nearby_python(clues, known, c, puzzle_module.PAIRWISE_NEAR):
+        if not gen_local.window_fixed_nearby_python(clues, known, c, Options().pairwise_near):
             known.flat[c] = True
             rest.append(c)
     for c in rest:
         known.flat[c] = False
-        if not puzzle_module.is_advanced(make_problem(clues, known)):
+        if not grades.is_advanced(make_problem(clues, known)):
             known.flat[c] = True
     return known
 
@@ -1163,20 +1060,17 @@ def test_advanced_removal_makes_the_decisions_made_from_scratch_on_every_path(mo
     """The warm starts, the proofs that a clue must stay and the compiled rules only save time:
     with numba or without, with or without warm starts, with the far cells given at other radii,
     the clues kept are those re-checking the whole puzzle after every removal keeps."""
-    from recon.generation import make as puzzle_module
 
     rng = np.random.default_rng(sum(shape))
     field = random_field(*shape, 50, rng)
     order = rng.permutation(field.size)
     expected = _advanced_from_scratch(field, order)
     paths = [(False, 16, (6, 14)), (False, 0, (2, 3))]
-    if puzzle_module.kernels.AVAILABLE:
+    if kernels.AVAILABLE:
         paths += [(True, 16, (6, 14)), (True, 1, (3, 5)), (True, 0, (1, 20))]
     for use_kernels, block, given in paths:
-        monkeypatch.setattr(puzzle_module, "USE_KERNELS", use_kernels)
-        monkeypatch.setattr(puzzle_module, "WARM_BLOCK", block)
-        monkeypatch.setattr(puzzle_module, "PAIRWISE_GIVEN", given)
-        known = puzzle_module._remove_clues_advanced(field, order, None)
+        options = Options(compiled=use_kernels, warm_block=block, pairwise_given=given)
+        known = gen_advanced.remove_advanced(Job(options), field, order, None)
         assert np.array_equal(known, expected), (use_kernels, block, given)
 
 
@@ -1185,7 +1079,6 @@ def test_the_elimination_grade_check_in_one_run_answers_as_the_two_checks(monkey
     """_needs_elimination (one run of the rules) says yes exactly when trimming solves the puzzle
     and the pairwise rules alone do not, compiled and in Python, on puzzles of every grade and on
     contradictory ones (some clues off by one)."""
-    from recon.generation import make as puzzle_module
 
     rng = np.random.default_rng(sum(shape) + 5)
     problems = []
@@ -1205,11 +1098,9 @@ def test_the_elimination_grade_check_in_one_run_answers_as_the_two_checks(monkey
                 problems.append(make_problem(puzzle.clues, known))
     answers = []
     for problem in problems:
-        expected = puzzle_module.is_trimmed(problem) and not puzzle_module.is_advanced(problem)
-        for compiled in ((False, True) if puzzle_module.kernels.AVAILABLE else (False,)):
-            monkeypatch.setattr(puzzle_module, "USE_KERNELS", compiled)
-            monkeypatch.setattr(puzzle_module, "TRIM_KERNEL_CELLS", 0)
-            assert puzzle_module._needs_elimination(problem) == expected, compiled
+        expected = grades.is_trimmed(problem) and not grades.is_advanced(problem)
+        for compiled in ((False, True) if kernels.AVAILABLE else (False,)):
+            assert grades.needs_elimination(Job(Options(compiled=compiled, kernel_min_cells=0)), problem) == expected, compiled
         answers.append(expected)
     assert (any(answers) or min(shape) < 3) and not all(answers)
 
@@ -1220,7 +1111,6 @@ def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
     leave a cell of its window open; it says yes to most such removals at radius 6. From a warm
     start (the rules' fixpoint with more clues gone, as generation gives it) it answers the same,
     compiled or in Python."""
-    from recon.generation import make as puzzle_module
     from recon.rules import quiet
 
     rng = np.random.default_rng(sum(shape) + 7)
@@ -1239,17 +1129,17 @@ def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
             window = [y * shape[1] + x for y in range(max(r - 1, 0), min(r + 2, shape[0]))
                       for x in range(max(q - 1, 0), min(q + 2, shape[1]))]
             open_there = not trimmer.all_fixed(window)
-            warm = puzzle_module._pairwise_values_python(clues, fewer & (rng.random(shape) < 0.8))
+            warm = grades.pairwise_values_python(clues, fewer & (rng.random(shape) < 0.8))
             assert warm is not None and (warm < 0).any()
             for given in (1, 3, 6):
-                stays = puzzle_module._must_stay_python(field, clues, fewer, c, given)
+                stays = gen_local.must_stay_python(field, clues, fewer, c, given)
                 assert not stays or open_there, (c, given)
-                assert puzzle_module._must_stay_python(field, clues, fewer, c, given, warm) == stays, (c, given)
-                if puzzle_module.kernels.AVAILABLE:  # the compiled twin: the same answer
-                    assert puzzle_module.kernels.must_stay(clues, fewer, field, c, given) == stays, (c, given)
-                    assert puzzle_module.kernels.must_stay(clues, fewer, field, c, given, warm) == stays, (c, given)
+                assert gen_local.must_stay_python(field, clues, fewer, c, given, warm) == stays, (c, given)
+                if kernels.AVAILABLE:  # the compiled twin: the same answer
+                    assert kernels.must_stay(clues, fewer, field, c, given) == stays, (c, given)
+                    assert kernels.must_stay(clues, fewer, field, c, given, warm) == stays, (c, given)
             failing += open_there
-            proved += puzzle_module._must_stay_python(field, clues, fewer, c, 6)
+            proved += gen_local.must_stay_python(field, clues, fewer, c, 6)
     assert failing > 0 and proved >= failing // 2
 
 
@@ -1290,7 +1180,7 @@ def test_cli_offers_exactly_the_generators_difficulties():
     """The CLI lists the grades itself (it does not import the generator before it is asked to
     generate); the list must stay the generator's."""
     from recon.cli import build_parser
-    from recon.generation.make import DIFFICULTIES
+    from recon.generation import DIFFICULTIES
 
     parser = build_parser()
     generate = next(a for a in parser._subparsers._group_actions[0].choices["generate"]._actions if a.dest == "difficulty")

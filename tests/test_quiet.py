@@ -11,15 +11,16 @@ from hypothesis import strategies as st
 
 from recon import Verdict, make_problem, random_field, status
 from recon.engines import trim
-from recon.rules import trim as trim_rules
+from recon.rules.trim import ELIMINATION_MAX_CELLS
 from recon.rules.quiet import QuietTrimmer
 from recon.rules.trim import Contradiction, Trimmer
-from recon.generation.make import generate_puzzle, is_advanced, is_trimmed
+from recon.generation import generate_puzzle
+from recon.generation.grades import is_advanced, is_trimmed
 
 
-def _written(problem):
+def _written(problem, max_cells=ELIMINATION_MAX_CELLS):
     """Cells fixed by the Trimmer (with its proof), or "contradiction"."""
-    trimmer = Trimmer(problem)
+    trimmer = Trimmer(problem, max_cells)
     try:
         trimmer.load()
         trimmer.run()
@@ -28,8 +29,8 @@ def _written(problem):
     return trimmer.value.copy()
 
 
-def _quiet(problem):
-    trimmer = QuietTrimmer.of(problem)
+def _quiet(problem, max_cells=ELIMINATION_MAX_CELLS):
+    trimmer = QuietTrimmer.of(problem, max_cells)
     try:
         trimmer.load()
         trimmer.run()
@@ -39,8 +40,8 @@ def _quiet(problem):
     return trimmer.value
 
 
-def _same(problem) -> str:
-    written, fast = _written(problem), _quiet(problem)
+def _same(problem, max_cells=ELIMINATION_MAX_CELLS) -> str:
+    written, fast = _written(problem, max_cells), _quiet(problem, max_cells)
     if isinstance(written, str) or isinstance(fast, str):
         assert isinstance(written, str) and isinstance(fast, str), (written, fast)
         return "contradiction"
@@ -112,10 +113,9 @@ def _removal_path(field, rng):
 @pytest.mark.parametrize("shape", [(6, 6), (6, 8)])
 def test_quiet_eliminates_group_by_group_when_the_open_cells_are_too_many(monkeypatch, shape):
     """Past ELIMINATION_MAX_CELLS open cells, elimination runs on each group small enough alone
-    (as trim does) and skips the others. With a limit of 22 (trim's setting, which quiet reads): a puzzle that needs elimination,
+    (as trim does) and skips the others. With a limit of 22 for both: a puzzle that needs elimination,
     then 3 columns of empty cells with their clues, then 4 columns without a clue (open cells in
     no equation): both fix the same cells, and eliminating group by group fixes some."""
-    monkeypatch.setattr(trim_rules, "ELIMINATION_MAX_CELLS", 22)
     by_group = []
     eliminate = QuietTrimmer._eliminate
 
@@ -134,7 +134,7 @@ def test_quiet_eliminates_group_by_group_when_the_open_cells_are_too_many(monkey
         wide = np.hstack([field, np.zeros((rows, 7), dtype=bool)])
         wide_known = np.hstack([known, np.ones((rows, 3), dtype=bool), np.zeros((rows, 4), dtype=bool)])
         by_group.clear()
-        assert _same(make_problem(status(wide), wide_known)) == "stalled"  # the 4 columns stay open
+        assert _same(make_problem(status(wide), wide_known), 22) == "stalled"  # the 4 columns stay open
         if any(by_group):
             break
     assert any(by_group)

@@ -457,7 +457,7 @@ def test_trimmer_grade_is_the_grade_of_its_trace(difficulty):
     """Trimmer.grade (hybrid reads it, like quiet's): advanced without elimination steps,
     elimination with them, search while cells are open; trim.solve's grade agrees."""
     from recon.rules.quiet import QuietTrimmer
-    from recon.generation.make import generate_puzzle
+    from recon.generation import generate_puzzle
 
     puzzle = generate_puzzle(8, 11, 50, np.random.default_rng(4), difficulty=difficulty)
     problem = make_problem(puzzle.clues, puzzle.known)

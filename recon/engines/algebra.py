@@ -63,8 +63,7 @@ def _running_sum(a: np.ndarray) -> None:
 
     numpy's cumsum along axis 0 walks each column down the rows, one cache line per element on a
     wide grid; adding whole rows one after another reads memory in order and is several times
-    faster once a row is long enough for the Python loop not to matter (measured: 2.9 ms against
-    19 ms for 1333 rows of 4000). Along a contiguous axis (the moved-axis view of axis 1) cumsum
+    faster once a row is long enough for the Python loop not to matter. Along a contiguous axis (the moved-axis view of axis 1) cumsum
     is the faster of the two.
     """
     if a.ndim == 2 and a.shape[1] >= 256 and a.strides[1] < a.strides[0]:

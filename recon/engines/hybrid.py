@@ -21,27 +21,27 @@ import time
 
 import numpy as np
 
-from ..compiled import kernels
+from .. import compiled
 from ..model import Problem, cell_name
 from ..result import Grade, Result, Verdict
 from ..rules import quiet, trim
 from . import backtrack
 
 NAME = "hybrid"
-#: Trim with the compiled kernels (`recon.kernels.trim_outcome`: the same cells fixed) when this
-#: process has loaded them already, as generation or a batch run does: at 50x50, 0.02-0.03 s
-#: instead of 0.1-0.18 s in Python (recon.engines.quiet), at 100x100 0.11 s instead of 0.6-0.9 s.
-#: A fresh process does not load them for this: that costs 0.6-1 s.
-COMPILED_TRIM = True
-#: ... unless its elimination's index of rows by column (a bit per clue and open cell) could pass
-#: 128 MB: the Python trimmer works on sparse rows without one.
+#: The compiled trimmer is used only while its elimination's index of rows by column (a bit per
+#: clue and open cell) stays under 128 MB: the Python trimmer works on sparse rows without one.
 COMPILED_TRIM_MAX_ENTRIES = 1_000_000_000
 
 
-def deduce(problem: Problem, deadline: float | None = None, stats: dict | None = None):
+def deduce(
+    problem: Problem, deadline: float | None = None, stats: dict | None = None, *, compiled_trim: bool = False,
+    max_entries: int = COMPILED_TRIM_MAX_ENTRIES,
+):
     """Steps 1 and 2: return (search state with every deduced cell set, grade, None), or
     (None, grade, reason) when the clues contradict. The grade is basic, advanced, elimination or
-    search."""
+    search. compiled_trim: trim with `recon.compiled` (the same cells, faster once loaded, but
+    loading costs a fresh process most of a second; it takes no deadline), unless its index would
+    pass max_entries."""
     stats = {} if stats is None else stats
     search = backtrack._Search(problem)
     if not search.start():
@@ -49,12 +49,10 @@ def deduce(problem: Problem, deadline: float | None = None, stats: dict | None =
     open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
     if not open_cells:
         return search, Grade.BASIC, None
-    if COMPILED_TRIM and kernels.AVAILABLE and kernels.loaded() and (
-        len(open_cells) * int(problem.known.sum()) <= COMPILED_TRIM_MAX_ENTRIES
-    ):
+    if compiled_trim and compiled.AVAILABLE and len(open_cells) * int(problem.known.sum()) <= max_entries:
         # on a contradiction, the Python trimmer below says which clues clash
-        grade, fixed = kernels.trim_grade(problem.clues, problem.known)
-        if grade != "contradiction":
+        grade, fixed = compiled.trim_grade(problem.clues, problem.known)
+        if grade is not None:
             return _take_fixed(search, fixed.ravel(), grade, stats)
     equations = []
     for k, cells in enumerate(search.clue_cells):
@@ -119,19 +117,20 @@ def solve(
     time_limit: float | None = None,
     search_seconds: float | None = None,
     search_cells: int | None = None,
+    compiled_trim: bool = False,
 ) -> Result:
     """Deduce, then search from the deduced state; list up to `limit` solutions and say if there are others.
 
     search_seconds bounds the search alone (the deductions are polynomial, the search is not), and
     with more than search_cells cells left open there is no search at all: `solve(engine="auto")`
-    sets both and lets SAT or MILP decide what the deductions leave.
+    sets both and lets SAT or MILP decide what the deductions leave. compiled_trim: see `deduce`.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
-    search, grade, reason = deduce(problem, deadline, stats)
+    search, grade, reason = deduce(problem, deadline, stats, compiled_trim=compiled_trim)
     if search is None:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)

@@ -7,9 +7,9 @@ the known clues with A from `recon.model.constraint_matrix`.
 - Uniqueness, given one solution s: minimise the agreement with s,
   ``f(x) = sum(x[s == 1]) - sum(x[s == 0]) = sum(s) - hamming(x, s)``. s is the only solution
   exactly when the proved optimum is sum(s); any optimum below it is a second solution, the one
-  farthest from s. The gap tolerance is zero, so "optimal" is a proof. This is 10x faster than
-  asking HiGHS to prove a no-good cut infeasible (0.02 s against 0.2-0.3 s on 50x50 puzzles,
-  bench/bench_solve_puzzles.py), because the objective gives it a bound to prune with.
+  farthest from s. The gap tolerance is zero, so "optimal" is a proof. This is much faster than
+  asking HiGHS to prove a no-good cut infeasible, because the objective gives it a bound to
+  prune with.
 - Further solutions: each later solution s gets a no-good cut
   ``sum(x[s == 0]) - sum(x[s == 1]) >= 1 - sum(s)`` that excludes exactly s, and the next solve
   again minimises agreement with the first: its optimum is the first solution exactly when there
@@ -52,7 +52,7 @@ def solve(
     still found.
     """
     import scipy.sparse as sp
-    from scipy.optimize import Bounds, LinearConstraint, milp  # imported here: it takes 0.3 s to load
+    from scipy.optimize import Bounds, LinearConstraint, milp  # imported here: loading it is slow
 
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")

@@ -21,11 +21,10 @@ a clause that prunes every later branch like it. Two uses:
   asked first: small solvers, one per tile of the grid, find the second solutions that differ
   from the field only near the clue, without a whole-grid solution per "yes".
 
-Solvers chosen by measurement on generated search puzzles (issue 5 notes): on 20 puzzles of
-10x10 to 50x50, Gluecard 4 took 1.01 s in all, Minicard 1.22 s; Glucose on the direct clausal
-encoding of the clues was slower still, most of it building the clauses in Python. For
-generation, Gluecard 4 with batches beat one Glucose solver holding every clue under a selector
-3x at 60x60 (15 s to 4-5 s of removal checks) and 4x at 100x100 (about 150 s to 30-45 s).
+The solvers were chosen by measurement on generated search puzzles (docs/performance.md):
+Gluecard 4's native cardinality constraints beat Minicard, and Glucose on a clausal encoding spent
+most of its time building clauses in Python; for generation, batches beat one solver holding
+every clue under a selector.
 """
 
 from __future__ import annotations
@@ -43,18 +42,18 @@ from ..result import ReconError, Result, Verdict
 NAME = "sat"
 #: python-sat's solver for `solve` (native cardinality constraints).
 SOLVER = "gluecard4"
-#: ... and for `SecondSolution` (Gluecard 3 and Minicard were no faster: issue 5 note).
+#: ... and for `SecondSolution` (Gluecard 3 and Minicard were no faster).
 ORACLE_BATCH_SOLVER = "gluecard4"
 #: A batch of SecondSolution holds max(BATCH_MIN, cells // BATCH_PARTS) clues: about ten solvers
-#: are built per puzzle. Measured at 40x40 to 100x100 (issue 5 note): batches of 200-1000 were
-#: within noise of each other; one solver with every clue under a selector was 2-4x slower.
+#: are built per puzzle (batch sizes from 200 to 1000 measured alike; one solver with every clue
+#: under a selector was slower: docs/performance.md).
 BATCH_MIN = 200
 BATCH_PARTS = 10
 #: A solve with a deadline first runs this many conflicts without a timer thread (see
 #: _solve_limited; those conflicts may overrun the deadline, by milliseconds).
 QUICK_CONFLICTS = 1000
 #: The clue pairs whose difference SecondSolution adds: side by side only. Adding the diagonal
-#: pairs too, as `solve` does, made generation twice as slow (40x40 to 100x100).
+#: pairs too, as `solve` does, made generation slower.
 ORACLE_PAIR_OFFSETS = ((0, 1), (1, 0))
 #: Local witnesses for SecondSolution (`LocalWitness`): the grid is cut into tiles of TILE_CORE x
 #: TILE_CORE clues, each with a small solver over its cells and TILE_MARGIN cells around them ...
@@ -64,12 +63,12 @@ TILE_MARGIN = 5
 #: solution" (early on, nearly every clue goes and the local question would be wasted) ...
 LOCAL_WINDOW = 50
 LOCAL_MIN_KEEPS = 25
-#: ... on grids of at least this many cells: below 50x50 the tiles cost more than they save
-#: (30x30: 0.38-0.44 s against 0.29-0.33 s; bench/bench_puzzle.py --local-ab).
+#: ... on grids of at least this many cells: below, the tiles cost more than they save
+#: (bench/bench_puzzle.py --local-ab).
 LOCAL_MIN_CELLS = 2500
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
-#: Is python-sat installed? (Looked up, not imported: the import costs 20 ms of every command.)
+#: Is python-sat installed? (Looked up, not imported: the import would slow every command.)
 AVAILABLE = importlib.util.find_spec("pysat") is not None
 
 
@@ -121,8 +120,7 @@ def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, of
     Clues a at x and b at y see their shared cells once each, so a - b = mines(only x sees) -
     mines(only y sees): mines(only x) + empties(only y) = a - b + |only y|. The constraint is implied
     by the two clues, so adding it changes no solution, but it gives the solver in one step what
-    it would otherwise learn from conflicts again and again: on minimal search-grade puzzles of
-    40x40 and 50x50, a tenth of the conflicts and a quarter of the time (issue 5 note).
+    it would otherwise learn from conflicts again and again (docs/performance.md).
 
     Returns (pairs, contradiction): pairs is a list of (first clue, second clue, literals, k), and
     contradiction names the first two clues that no 0/1 cells can meet together, or is None.
@@ -206,8 +204,8 @@ def _solve_limited_assuming(solver, assumptions: list[int], deadline: float | No
     remaining = deadline - time.perf_counter()
     if remaining <= 0:
         return None
-    # most solves take a few conflicts: try without a timer thread first (starting one costs about
-    # 0.15 ms, more than such a solve: 2000 backbone questions took 0.43 s against 0.10 s)
+    # most solves take a few conflicts: try without a timer thread first (starting one costs more
+    # than such a solve)
     solver.conf_budget(QUICK_CONFLICTS)
     answer = solver.solve_limited(assumptions=assumptions)
     solver.conf_budget(-1)
@@ -381,8 +379,8 @@ class LocalWitness:
     """Second solutions that differ from the field only near a clue, found by small solvers.
 
     SecondSolution's question for clue c, "is there a solution other than the field without c?",
-    needs a solver over the whole grid, and a "yes" costs it a full assignment: about 1 ms at
-    60x60 and 3-8 ms at 100x100 per question. But most second solutions differ from the field
+    needs a solver over the whole grid, and a "yes" costs it a full assignment, in proportion to
+    the grid. But most second solutions differ from the field
     only near c. So the grid is cut into tiles of `core` x `core` clues; a tile's solver has a
     variable for each cell within `margin` cells of its core, and every other cell is fixed to
     the field. Its constraints are the clues that see one of its cells (a clue's count minus the
@@ -550,19 +548,17 @@ class SecondSolution:
     the solver assumes while the clue is undecided; a decided clue's selector becomes a unit fact.
     When the questions leave the batch, a new solver is built from the clues then in force: a
     plain constraint cannot be taken back. Why batches: with every clue under a selector in one
-    solver, each question re-derived the whole grid from the assumed selectors, 5 ms at 100x100
-    before any search; plain constraints are propagated once, at level 0, and stay.
+    solver, each question re-derived the whole grid from the assumed selectors before any search;
+    plain constraints are propagated once, at level 0, and stay.
 
     The difference of every two side-by-side clues (`clue_pairs`, offsets ORACLE_PAIR_OFFSETS) is
     added too: plain when both clues are, else guarded by the selectors involved. Implied by the
-    clues, it cut the solver's conflicts tenfold (issue 5 note).
+    clues, it spares the solver most of its conflicts.
 
     local (default: grids of LOCAL_MIN_CELLS cells or more): ask `LocalWitness` first while at
     least LOCAL_MIN_KEEPS of the last LOCAL_WINDOW answers were "yes". Its "yes" is a checked
     second solution; its "no" proves nothing, and the whole-grid solver decides. The answers are
-    the same either way (tested); only the time differs: search generation 1.13x faster at 60x60,
-    1.52x at 80x80, 1.42x at 100x100 (bench/bench_puzzle.py --local-ab, same run; see
-    LOCAL_MIN_CELLS for smaller grids).
+    the same either way (tested); only the time differs (bench/bench_puzzle.py --local-ab).
     """
 
     def __init__(self, field: np.ndarray, order, batch: int | None = None, local: bool | None = None):

@@ -12,15 +12,16 @@ import numpy as np
 
 from ..model import Problem
 from ..result import Grade, Result, Verdict
-from ..rules.trim import BASIC, GRADES, Contradiction, Trimmer
+from ..rules.trim import BASIC, ELIMINATION_MAX_CELLS, GRADES, Contradiction, Trimmer
 
 NAME = "trim"
 
 
-def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
-    """Trim the problem; unique when every cell is fixed, none on a contradiction, else undecided."""
+def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int = ELIMINATION_MAX_CELLS) -> Result:
+    """Trim the problem; unique when every cell is fixed, none on a contradiction, else undecided.
+    max_cells: elimination runs on connected groups of open cells up to this size."""
     start = time.perf_counter()
-    trimmer = Trimmer(problem)
+    trimmer = Trimmer(problem, max_cells)
     reason = None
     verdict = Verdict.UNDECIDED
     solutions: list[np.ndarray] = []

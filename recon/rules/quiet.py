@@ -1,11 +1,10 @@
-"""Trimming without its written proof: the cells `recon.engines.trim` fixes, found faster.
+"""Trimming without its written proof: the cells `recon.rules.trim` fixes, found faster.
 
 The hybrid engine grades every puzzle it solves, and puzzle generation checks that a puzzle is
 advanced (without numba, removal after removal); neither reads the proof, both need the cells
 trimming fixes and whether it fixes them all. This module finds exactly those cells, in pure
-Python, by doing what the compiled kernels do (`recon.kernels`): on minimal advanced-grade
-puzzles, 1.3-1.4x faster than the Trimmer without its proof did at 40x40 and 1.3-1.7x at 50x50
-(0.08-0.18 s a puzzle; docs/performance.md).
+Python, by doing what the compiled kernels do (`recon.compiled`), faster than the Trimmer
+(docs/performance.md).
 
 - An equation is a 3x3 bit mask (bit 3*i + j: row i, column j of the box whose top-left cell is
   its anchor) and a count. Two equations whose anchors are at most 2 rows and columns apart are

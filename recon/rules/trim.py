@@ -50,8 +50,7 @@ BASIC, ADVANCED, ELIMINATION = 1, 2, 3
 #: The grades, weakest first: the pairwise rules reason about two clues that share cells, which
 #: a person does; elimination combines hundreds or thousands of equations at once (a minimal
 #: puzzle of that grade leaves most of the grid to it), and it is not monotone, so it is a grade
-#: of its own (issue 5's note: as part of "advanced" it made generating those puzzles 4-6x slower
-#: than asked).
+#: of its own (as part of "advanced" it made generating those puzzles far slower).
 GRADES = {BASIC: Grade.BASIC, ADVANCED: Grade.ADVANCED, ELIMINATION: Grade.ELIMINATION}
 RULE_LEVEL = {
     "all-empty": BASIC,
@@ -540,7 +539,7 @@ def _eliminate(rows):
     # back substitution, last pivot first: the rows of later pivots are reduced already, so
     # they share no pivot column but their own, and a row takes all of them at once: scaled by
     # the lcm of their leading coefficients, one sum, one gcd (the same row as taking them one
-    # by one, which copied and divided the row each time: 1.28x faster on 50x50 puzzles)
+    # by one, which copied and divided the row each time)
     for pivot in sorted(pivots, reverse=True):
         i = pivots[pivot]
         coefs, rhs, src = reduced[i]

@@ -1,0 +1,54 @@
+"""The one lazy-jit helper: kernels are plain Python until `load` compiles them with numba.
+
+numba is optional (the `fast` extra) and costs a fresh process about a third of a second to
+import, so no kernel module imports it. Each kernel is marked with `@kernel`; `load` replaces
+every marked function, in every module that holds it by name, by its numba dispatcher. That
+rebinding is needed because a compiled kernel finds the kernels it calls through its own
+module's globals when it is first compiled (every module of this package is rebound). Without numba the Python functions still run (the
+tests call some of them directly), only slowly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from collections.abc import Callable
+
+#: Is numba installed? (It is imported only by `load`.)
+AVAILABLE = importlib.util.find_spec("numba") is not None
+
+_KERNELS: dict[types.FunctionType, str] = {}  # each kernel and the module that defines it
+_loaded = False
+
+
+def kernel(function: types.FunctionType) -> types.FunctionType:
+    """Mark a function to be compiled by `load`."""
+    _KERNELS[function] = function.__module__
+    return function
+
+
+def is_loaded() -> bool:
+    """Has this process compiled (or loaded from numba's cache) the kernels already?"""
+    return _loaded
+
+
+def load(announce: Callable[[str], None] | None = None) -> None:
+    """Compile every kernel once (numba caches the machine code on disk); tell `announce` first,
+    since a first run takes a while and a caller may want to say why it waits."""
+    global _loaded
+    if _loaded:
+        return
+    if not AVAILABLE:
+        raise RuntimeError("the compiled kernels need numba: pip install 'recon[fast]'")
+    if announce is not None:
+        announce("loading numba's compiled kernels (a first run compiles them, then they are cached)")
+    import numba
+
+    jit = numba.njit(cache=True, nogil=True)
+    compiled = {function: jit(function) for function in _KERNELS}
+    for module in [m for name, m in list(sys.modules.items()) if name.startswith(__package__ + ".")]:
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, types.FunctionType) and value in compiled:
+                setattr(module, attr, compiled[value])
+    _loaded = True
