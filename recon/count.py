@@ -22,9 +22,8 @@ from fractions import Fraction
 import numpy as np
 
 from .engines import algebra, backtrack, hybrid, sat
-from .engines.backtrack import TimeUp
-from .model import Problem
-from .result import EngineDisagreement, EngineError, Result, Verdict
+from .model import Groups, Problem
+from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
 
 #: Full grids up to this many cells are also counted by enumeration, as a cross-check.
 CROSSCHECK_CELLS = 400
@@ -162,15 +161,10 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
         known_all = known_all and bool(extra or seen_varying or not asked)
         for x, v in extra.items():
             value[x] = v
-    # open clue equations, and groups of open cells joined by them (union-find)
+    # open clue equations, and groups of open cells joined by them
     equations = []
-    parent = {x: x for x in range(problem.cells) if value[x] == undecided}
-
-    def root(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+    open_cells = [x for x in range(problem.cells) if value[x] == undecided]
+    joined = Groups(open_cells)
 
     seen_by_clue = set()
     for k, cells in enumerate(search.clue_cells):
@@ -183,16 +177,13 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
                 continue
             equations.append((open_here, need))
             seen_by_clue.update(open_here)
-            for x in open_here[1:]:
-                parent[root(x)] = root(open_here[0])
-    members: dict[int, list[int]] = {}
-    for x in seen_by_clue:
-        members.setdefault(root(x), []).append(x)
+            joined.join(open_here)
+    members = joined.members(seen_by_clue)
     group_eqs: dict[int, list] = {g: [] for g in members}
     for eq in equations:
-        group_eqs[root(eq[0][0])].append(eq)
+        group_eqs[joined.find(eq[0][0])].append(eq)
     prob = [[Fraction(value[r * cols + c]) if value[r * cols + c] != undecided else Fraction(1, 2) for c in range(cols)] for r in range(rows)]
-    total, exact = 1 << (len(parent) - len(seen_by_clue)), True  # cells no open clue sees: free
+    total, exact = 1 << (len(open_cells) - len(seen_by_clue)), True  # cells no open clue sees: free
     hows: set[str] = set()
     for g, cells in members.items():
         count, tally, complete, how = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline)
@@ -206,11 +197,11 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
         if count and complete:
             for x in cells:
                 prob[x // cols][x % cols] = Fraction(tally[x], count)
-    free = len(parent) - len(seen_by_clue)
+    free = len(open_cells) - len(seen_by_clue)
     method = "deduction" + (f", then SAT proved {len(extra)} more cell(s) the same in every solution" if extra else "")
     method += f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
     method += f", {free} cell(s) no clue sees free" if free else ""
-    varying = [divmod(x, cols) for x in sorted(parent)] if known_all else None  # each open cell was seen to vary
+    varying = [divmod(x, cols) for x in open_cells] if known_all else None  # each open cell was seen to vary
     return total, exact, prob if exact else None, method, varying, len(members)
 
 

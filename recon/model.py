@@ -220,3 +220,37 @@ def random_field(rows: int, cols: int, p: float, rng: np.random.Generator | int 
         raise ValueError(f"p must be a percentage from 0 to 100, got {p!r}")
     rng = np.random.default_rng(rng)
     return rng.random((int(rows), int(cols))) < p / 100
+
+
+class Groups:
+    """Disjoint groups of items (union-find with path halving): the one helper that says which
+    cells or equations are joined, for counting, elimination and the algebra's coupled lines.
+    (The compiled kernels keep their own, `compiled.trim._largest_part`, tested against it.)"""
+
+    def __init__(self, items=()):
+        self.parent = {x: x for x in items}
+
+    def find(self, x):
+        """The representative of x's group (x joins as a group of its own if new)."""
+        parent = self.parent
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def join(self, items) -> None:
+        """Put these items in one group."""
+        items = list(items)
+        if items:
+            first = self.find(items[0])
+            for x in items[1:]:
+                other = self.find(x)
+                if other != first:
+                    self.parent[other] = first
+
+    def members(self, items) -> dict:
+        """The groups of these items: representative -> its items, in the order given."""
+        out: dict = {}
+        for x in items:
+            out.setdefault(self.find(x), []).append(x)
+        return out

@@ -101,6 +101,11 @@ class ReconError(Exception):
     """Base class of recon's own errors."""
 
 
+class TimeUp(ReconError):
+    """A time limit ran out before the work was done. Every rule and engine that stops at a
+    deadline raises this one signal; an engine turns it into the verdict `undecided`."""
+
+
 class EngineError(ReconError):
     """An engine broke its contract (for example returned a field that fails the clues)."""
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from recon.engines.backtrack import TimeUp
+from recon.result import TimeUp
 from conftest import brute_force, brute_force_many, keys
 from recon import Verdict, make_problem, random_field, status
 from recon.cli import main

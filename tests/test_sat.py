@@ -13,6 +13,7 @@ from recon import Verdict, is_solution, make_problem, status
 from recon import solver as solving
 from recon.cli import main
 from recon.engines import backtrack, sat
+from recon.result import TimeUp
 from recon.model import random_field
 
 from conftest import brute_force, keys
@@ -394,7 +395,7 @@ def test_sat_enumerates_the_group_solutions_backtracking_enumerates(shape):
         by_sat = {tuple(v[x] for x in cells) for v in sat.iter_equation_solutions(cells, equations)}
         by_search = {tuple(v[x] for x in cells) for v in backtrack.iter_equation_solutions(cells, equations)}
         assert by_sat == by_search and len(by_sat) >= 1
-    with pytest.raises(backtrack.TimeUp):
+    with pytest.raises(TimeUp):
         list(sat.iter_equation_solutions(cells, [], deadline=0.0))
     assert list(sat.iter_equation_solutions(cells[:2], [(cells[:2], 3)])) == []  # 3 mines in 2 cells
     assert list(sat.iter_equation_solutions(cells[:2], [(cells[:2], -1)])) == []

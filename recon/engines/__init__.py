@@ -8,15 +8,22 @@ cells by deduction and says ``undecided`` when its rules stall.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 from ..model import Problem
 from ..result import Result
 from . import algebra, backtrack, hybrid, milp, sat, trim
 
-EngineFn = Callable[..., Result]
 
-#: Every engine by name: solve(problem, *, limit, time_limit) -> Result.
+class EngineFn(Protocol):
+    """What every engine is: list up to `limit` solutions of the problem, each verified, and say
+    whether the count is exact. At `time_limit` seconds it stops and says `undecided` (inside,
+    its loops raise `recon.result.TimeUp`; nothing else signals a timeout)."""
+
+    def __call__(self, problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result: ...
+
+
+#: Every engine by name.
 ENGINES: dict[str, EngineFn] = {
     algebra.NAME: algebra.solve,
     backtrack.NAME: backtrack.solve,

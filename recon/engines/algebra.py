@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..model import Problem, cell_name
+from ..model import Groups, Problem, cell_name
 from ..result import Result, Verdict
 
 NAME = "algebra"
@@ -286,26 +286,15 @@ class Solutions:
         open_g = np.flatnonzero(lo_g < hi_g)
         # A constraint between A_j and G_i binds only if some pair of values in their domains breaks it.
         nodes = [("a", int(j)) for j in open_a] + [("g", int(i)) for i in open_g]
-        index = {node: k for k, node in enumerate(nodes)}
-        parent = list(range(len(nodes)))
-
-        def find(k):
-            while parent[k] != k:
-                parent[k] = parent[parent[k]]
-                k = parent[k]
-            return k
-
+        joined = Groups(nodes)
         if open_a.size and open_g.size:
             sub_l = L[np.ix_(open_g, open_a)]
             binds = (hi_a[open_a][None, :] - lo_g[open_g][:, None] > sub_l + 1) | (
                 lo_a[open_a][None, :] - hi_g[open_g][:, None] < sub_l
             )
             for gi, aj in np.argwhere(binds):
-                x, y = find(index[("a", int(open_a[aj]))]), find(index[("g", int(open_g[gi]))])
-                parent[x] = y
-        members: dict[int, list] = {}
-        for node, k in index.items():
-            members.setdefault(find(k), []).append(node)
+                joined.join([("a", int(open_a[aj])), ("g", int(open_g[gi]))])
+        members = joined.members(nodes)
         groups, exact = [], True
         for nodes_ in members.values():
             solutions, complete = self._enumerate(nodes_)

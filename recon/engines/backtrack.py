@@ -34,16 +34,12 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..model import Problem, cell_name, window_cells
-from ..result import Result, Verdict
+from ..result import Result, TimeUp, Verdict
 
 NAME = "backtrack"
 _UNDECIDED = -1  # private marker in the search state; never summed
 _CHECK_CLOCK_EVERY = 2048
 _WAYS = [[comb(f, k) if 0 <= k <= f else 0 for k in range(10)] for f in range(10)]
-
-
-class TimeUp(Exception):
-    """The time limit was reached."""
 
 
 class _Search:

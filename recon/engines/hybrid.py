@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import compiled
 from ..model import Problem, cell_name
-from ..result import Grade, Result, Verdict
+from ..result import Grade, Result, TimeUp, Verdict
 from ..rules import quiet, trim
 from . import backtrack
 
@@ -88,7 +88,7 @@ def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
             return None
         level = max((step.level for step in [*trimmer.steps, stop.step]))
         return stop.step.text, trim.GRADES[level]
-    except TimeoutError:
+    except TimeUp:
         pass  # trimmer.timed_out says so
     return trimmer
 

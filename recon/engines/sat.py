@@ -37,7 +37,7 @@ from collections import deque
 import numpy as np
 
 from ..model import Problem, cell_name, impossible_clue_reason, status
-from ..result import ReconError, Result, Verdict
+from ..result import ReconError, Result, TimeUp, Verdict
 
 NAME = "sat"
 #: python-sat's solver for `solve` (native cardinality constraints).
@@ -346,10 +346,9 @@ def solve(
 def iter_equation_solutions(cells: list[int], equations, deadline: float | None = None):
     """Yield every 0/1 solution ({cell: value}) of equations (cells, mines) over these cells, as
     backtrack.iter_equation_solutions does, by SAT with a blocking clause per solution on these
-    cells only; raise backtrack.TimeUp at the deadline. Fast where the search is hard but the
+    cells only; raise TimeUp at the deadline. Fast where the search is hard but the
     solutions are few (an ambiguous search-grade puzzle's open group), slow where they are many
     (a solve per solution)."""
-    from .backtrack import TimeUp
 
     if any(not 0 <= need <= len(eq_cells) for eq_cells, need in equations):
         return  # an equation no 0/1 values meet: no solution

@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from ..model import Problem
-from ..result import Grade, Result, Verdict
+from ..result import Grade, Result, TimeUp, Verdict
 from ..rules.trim import BASIC, ELIMINATION_MAX_CELLS, GRADES, Contradiction, Trimmer
 
 NAME = "trim"
@@ -38,7 +38,7 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, 
         trimmer.steps.append(stop.step)
         verdict = Verdict.NONE
         reason = stop.step.text
-    except TimeoutError:
+    except TimeUp:
         reason = f"time limit of {time_limit:g} s reached"
     level = max((step.level for step in trimmer.steps), default=BASIC)
     counts: dict[str, int] = {}

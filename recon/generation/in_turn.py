@@ -14,7 +14,7 @@ import numpy as np
 from .. import compiled
 from ..engines import backtrack
 from ..model import OPEN
-from ..result import Grade
+from ..result import Grade, TimeUp
 from ..rules import quiet
 from ..rules.closure import ALL, LANES, Closure, basic_closures
 from .options import GenerationFailed, Job
@@ -139,7 +139,7 @@ def another_solution(cells: list[int], equations: list[tuple[list[int], int]], t
             if any(value[x] != truth[x] for x in cells):
                 return True
         return False
-    except (backtrack.TimeUp, RecursionError):
+    except (TimeUp, RecursionError):
         return another_solution_milp(cells, equations, truth)
 
 

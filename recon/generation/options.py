@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .. import compiled
 from ..engines import milp, sat
-from ..result import ReconError
+from ..result import ReconError, TimeUp
 from ..rules.trim import ELIMINATION_MAX_CELLS
 
 #: How elimination-grade generation's first pass starts (`Options.first_part`): "advanced",
@@ -30,7 +30,7 @@ class GenerationFailed(ReconError):
     """No puzzle of the asked grade was found within the tries allowed."""
 
 
-class GenerationTimeout(GenerationFailed):
+class GenerationTimeout(GenerationFailed, TimeUp):
     """The time limit ran out before a puzzle was found."""
 
 

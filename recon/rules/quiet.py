@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from .. import model
-from ..result import Grade
+from ..result import Grade, TimeUp
 from . import trim
 
 _POP = [bin(m).count("1") for m in range(512)]
@@ -154,7 +154,7 @@ class QuietTrimmer:
 
     equations: (name or other label, open cells as row-major indices, mines among them), the
     cells of each inside one 3x3 window, as `trim.Trimmer.on_cells` takes them. `load` and `run`
-    raise trim.Contradiction (without saying which clues clash); `run` raises TimeoutError at the
+    raise trim.Contradiction (without saying which clues clash); `run` raises TimeUp at the
     deadline (`timed_out` is then set). max_cells: elimination runs on groups of open cells up to
     this size, as trim's.
     """
@@ -323,7 +323,7 @@ class QuietTrimmer:
             if e & 511 == 0:
                 if deadline is not None and time.perf_counter() > deadline:
                     self.timed_out = True
-                    raise TimeoutError
+                    raise TimeUp
                 if self._dead > 256 and 2 * self._dead > len(self._key):
                     self._drop_dead()
             mine, ce = msk[e], cnt[e]
@@ -404,28 +404,17 @@ class QuietTrimmer:
 
     def _groups(self) -> list[tuple[set[int], set[int]]]:
         """The connected groups of live equations (sharing cells): (cells, equations) each."""
-        parent: dict[int, int] = {}
-
-        def root(x: int) -> int:
-            while parent.setdefault(x, x) != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
+        joined = model.Groups()
         cols, offsets = self.cols, self._offsets
         cells_of = {}
         for e, m in enumerate(self._msk):
             if self._alive[e]:
                 a = self._ar[e] * cols + self._ac[e]
                 cells_of[e] = [a + off for off in offsets[m]]
-                first = root(cells_of[e][0])
-                for x in cells_of[e][1:]:
-                    other = root(x)
-                    if other != first:
-                        parent[other] = first
+                joined.join(cells_of[e])
         groups: dict[int, tuple[set[int], set[int]]] = {}
         for e, cells in cells_of.items():
-            cells_here, eqs = groups.setdefault(root(cells[0]), (set(), set()))
+            cells_here, eqs = groups.setdefault(joined.find(cells[0]), (set(), set()))
             cells_here.update(cells)
             eqs.add(e)
         return list(groups.values())
@@ -473,6 +462,6 @@ class QuietTrimmer:
                 return
             if deadline is not None and time.perf_counter() > deadline:
                 self.timed_out = True
-                raise TimeoutError
+                raise TimeUp
             if not self._eliminate():
                 return

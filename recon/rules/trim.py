@@ -44,7 +44,7 @@ from math import gcd
 import numpy as np
 
 from ..model import OPEN, Problem, cell_name, window_cells
-from ..result import Grade
+from ..result import Grade, TimeUp
 
 BASIC, ADVANCED, ELIMINATION = 1, 2, 3
 #: The grades, weakest first: the pairwise rules reason about two clues that share cells, which
@@ -466,7 +466,7 @@ class Trimmer:
         while not self.is_done:
             if deadline is not None and time.perf_counter() > deadline:
                 self.timed_out = True
-                raise TimeoutError
+                raise TimeUp
             # equations the last pass derived have not been paired yet: pair them before moving on
             if self.rule_pairwise() or self.unpaired:
                 continue
