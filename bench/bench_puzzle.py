@@ -73,7 +73,7 @@ def main(argv=None):
                 times.append(time.perf_counter() - start)
                 made += 1
                 fractions.append(puzzle.clue_count / (n * n))
-                grades[trim.solve(make_problem(puzzle.clues, puzzle.known)).grade] += 1
+                grades[str(trim.solve(make_problem(puzzle.clues, puzzle.known)).grade)] += 1
                 tries.append(puzzle.tries)
             frac = f"{statistics.median(fractions):.1%}" if fractions else "-"
             print(f"| {n}x{n} | {difficulty} | {statistics.median(times):.2f} | {frac} | {made}/{args.seeds} | {dict(grades)} | {tries} |", flush=True)

@@ -13,16 +13,18 @@ __version__ = "0.1.0"
 
 from .io.text import FormatError, format_field, format_fields, format_status, parse_field, parse_status
 from .model import Problem, constraint_matrix, is_solution, make_problem, random_field, status, window_sizes
-from .result import EngineDisagreement, EngineError, ReconError, Result, Verdict
+from .result import EngineDisagreement, EngineError, Grade, ReconError, Result, TimeUp, Verdict
 from .solver import solve
 
 __all__ = [
     "EngineDisagreement",
     "EngineError",
     "FormatError",
+    "Grade",
     "Problem",
     "ReconError",
     "Result",
+    "TimeUp",
     "Verdict",
     "__version__",
     "constraint_matrix",

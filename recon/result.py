@@ -70,7 +70,7 @@ class Result:
     # Deduction engines (trimming) also say which cells they fixed, how, and how hard it was:
     decided: np.ndarray | None = None  # bool mask of the cells fixed (None for a contradiction)
     partial: np.ndarray | None = None  # their values (True = mine), read only where decided
-    trace: list = field(default_factory=list)  # the deductions, in order (recon.engines.trim.Step)
+    trace: list = field(default_factory=list)  # the deductions, in order (recon.rules.trim.Step)
     grade: Grade | None = None
 
     def __post_init__(self) -> None:

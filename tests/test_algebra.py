@@ -72,6 +72,7 @@ def _all_statuses(shape):
     return groups
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(r, c) for r in range(1, 6) for c in range(1, 6) if r * c <= 12])
 def test_every_status_of_small_shapes_against_brute_force(shape):
     for key, fields in _all_statuses(shape).items():
@@ -81,6 +82,7 @@ def test_every_status_of_small_shapes_against_brute_force(shape):
         assert keys(result.solutions) == keys(fields)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(4, 4), (2, 8), (8, 2), (3, 5), (5, 3)])
 def test_inconsistent_statuses_against_brute_force(shape):
     rng = np.random.default_rng(sum(shape))
@@ -93,6 +95,7 @@ def test_inconsistent_statuses_against_brute_force(shape):
             assert result.verdict is Verdict.NONE and result.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(4, 5), (5, 4), (5, 5), (3, 7), (2, 11)])
 def test_every_grid_up_to_5x5_counts_match_brute_force(shape):
     """Counts and solution sets agree with testing all 2**cells fields (33 million for 5x5)."""
@@ -121,6 +124,7 @@ def test_counts_match_enumeration_by_search(shape):
         assert a.solution_count == b.solution_count and keys(a.solutions) == keys(b.solutions)
 
 
+@pytest.mark.slow
 def test_thousands_of_random_grids_of_every_size_class_against_search():
     rng = np.random.default_rng(2026)
     classes = set()
@@ -138,6 +142,7 @@ def test_thousands_of_random_grids_of_every_size_class_against_search():
     assert classes == {0, 1, 2}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(8, 8), (5, 11), (11, 5), (2, 8)])
 def test_larger_counts_match_milp_enumeration(shape):
     rng = np.random.default_rng(shape[1])
@@ -236,6 +241,7 @@ def test_a_count_cut_short_keeps_every_solution_sat_listed(monkeypatch, shape):
     assert not counted.exact and counted.count >= 7 * 2**free and "lower bound" in counted.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(4, 30), (30, 4), (3, 40)])
 def test_count_partial_status_splits_independent_groups(shape):
     """Two ambiguous regions far apart: counted apart, the product agrees with plain enumeration."""

@@ -224,6 +224,7 @@ def _console_script() -> list[str]:
     return [script] if script else [sys.executable, "-m", "recon"]
 
 
+@pytest.mark.slow
 def test_console_script_end_to_end(tmp_path):
     generated = subprocess.run(
         [*_console_script(), "generate", "6", "8", "30", "--seed", "5"], capture_output=True, check=True
@@ -262,6 +263,7 @@ def test_explain_where_trimming_stops_short(seed_examples):
     assert keys(fields_of(out.split("(grade search).\n", 1)[1])) == keys(seed_examples["seed-5x5"][1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (5, 8)])
 @pytest.mark.parametrize("difficulty", ["basic", "advanced"])
 def test_explain_writes_the_proof_of_a_puzzle(tmp_path, shape, difficulty):
@@ -362,6 +364,7 @@ def test_solve_counts_the_ambiguous_published_puzzles(tmp_path, name):
     assert {k: Fraction(v) for k, v in count["varying"].items()} == {k: Fraction(v) for k, v in varying.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 8), (8, 1), (2, 8), (8, 2), (5, 7), (7, 5)])
 def test_solve_count_on_non_square_grids(tmp_path, shape):
     """Random partial statuses of non-square shapes: whenever solve finds several solutions, its

@@ -25,6 +25,7 @@ def test_seed_examples(seed_examples, engine):
         assert result.verdict is expected, name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
 @pytest.mark.parametrize("shape", [(1, 4), (4, 1), (2, 3), (3, 2), (2, 5), (3, 3), (1, 8), (3, 4)])
 def test_every_status_of_a_small_shape_against_brute_force(engine, shape):
@@ -45,6 +46,7 @@ def test_every_status_of_a_small_shape_against_brute_force(engine, shape):
         assert keys(result.solutions) == keys(groups[key])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
 def test_partial_status_against_brute_force(engine):
     rng = np.random.default_rng(7)
@@ -104,6 +106,7 @@ def test_milp_time_limit_gives_undecided():
     assert result.verdict is Verdict.UNDECIDED and "time limit" in result.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
 @pytest.mark.parametrize("shape", ODD_SHAPES)
 def test_thin_shapes_find_the_planted_field_and_transpose(engine, shape):
@@ -139,6 +142,7 @@ def test_planted_full_status_is_reconstructed_and_engines_agree(spec):
         assert keys(r.solutions) == keys(exact[0].solutions)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(planted, st.integers(10, 100))
 def test_planted_partial_status_engines_agree(spec, clue_percent):
@@ -179,6 +183,7 @@ def test_published_fill_a_pix_puzzles(engine):
     assert puzzles["e1"][3] == puzzles["e7"][3] == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(6, 7), (7, 6), (3, 12), (12, 3)])
 def test_backjumping_search_matches_milp_enumeration_on_partial_status(shape):
     rng = np.random.default_rng(shape[0] * 31 + shape[1])
@@ -194,6 +199,7 @@ def test_backjumping_search_matches_milp_enumeration_on_partial_status(shape):
             assert field.tobytes() in keys(a.solutions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("difficulty", ["basic", "advanced", "elimination", "search"])
 @pytest.mark.parametrize("shape", [(5, 9), (9, 5), (3, 14)])
 def test_hybrid_grades_puzzles_like_explain_and_agrees_with_milp(difficulty, shape):
@@ -299,6 +305,7 @@ def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
     assert seen == {True, False}  # both verdicts were tested
 
 
+@pytest.mark.slow
 def test_hybrid_grades_contradictions_and_solutions_as_trim_does(monkeypatch):
     """On random partial statuses, some with a clue off by one (no solution), hybrid's grade is
     trim's: for a contradiction, the strongest rule of trim's trace, the clash included (hybrid

@@ -11,6 +11,7 @@ nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("matplotlib")
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_walkthrough_executes_without_error():
     path = ROOT / "notebooks" / "walkthrough.ipynb"

@@ -21,6 +21,7 @@ from recon.result import Grade
 from recon.generation import generate_puzzle, make_puzzle, parse_clue_target
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("difficulty", ["basic", "advanced", "elimination", "search"])
 @pytest.mark.parametrize("shape", [(6, 7), (4, 9), (9, 14)])  # 126 cells: two batches of 64
 def test_generated_puzzle_is_unique_graded_and_minimal(difficulty, shape):
@@ -42,6 +43,7 @@ def test_clue_target_stops_early():
     assert puzzle.clue_count == 30 and not puzzle.minimal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use_sat", [True, False])
 def test_clue_target_stops_early_for_search(monkeypatch, use_sat):
     """The same puzzle with and without the SAT removal loop, stopped at the clue target."""
@@ -239,6 +241,7 @@ def test_compiled_closures_equal_the_numpy_rounds(shape):
     assert expected.any()  # some clue sets fix some cells: the comparison means something
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14), (10, 10)])
 def test_compiled_trimming_decides_as_trim_does(shape):
     """trim_outcome says "trimmed" exactly when trim.solve is unique, and "several" only when a
@@ -277,6 +280,7 @@ def test_compiled_trimming_decides_as_trim_does(shape):
         kernels.trim_outcome(clues, known, solved_with=0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(14, 23), (23, 14)])
 def test_compiled_trimming_shortcut_when_the_pairwise_phase_fixes_the_removed_clues_window(shape):
     """A minimal elimination-grade puzzle and one of its removed clues c put back: trimming solves the
@@ -357,6 +361,7 @@ def test_compiled_trimming_out_of_room_or_range_still_decides(monkeypatch):
         assert kernels.trims_fully(clues, known) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("difficulty", ["elimination", "search"])
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (3, 10), (7, 5), (9, 14)])  # 2xk: fields rarely solve
 def test_compiled_checks_make_the_python_decisions(monkeypatch, difficulty, shape):
@@ -405,6 +410,7 @@ def _compare_removal_paths(shape, difficulty, starts, densities, seeds, fast, sl
     return compared, removed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
 def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
     """Search generation by the incremental SAT solver keeps exactly the clues the Python path
@@ -420,6 +426,7 @@ def test_sat_removal_makes_the_exact_decisions(monkeypatch, shape):
     assert compared == 3 and removed > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
 def test_sat_first_elimination_removal_makes_the_exact_decisions(monkeypatch, shape):
     """Advanced generation asking SAT before compiled trimming keeps exactly the clues the
@@ -481,6 +488,7 @@ def elimination_puzzles():
     return [generate_puzzle(9, 11, 50, np.random.default_rng(seed), difficulty="elimination") for seed in range(6)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("max_cells", [5, 10, 20, 40])
 def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, elimination_puzzles, max_cells):
     """Elimination runs only on groups of at most ELIMINATION_MAX_CELLS open cells (3000: only
@@ -496,6 +504,7 @@ def test_compiled_trimming_skips_the_groups_trim_skips(monkeypatch, elimination_
     assert not all(verdicts)  # the limit mattered (with 3000 every one is solved)
 
 
+@pytest.mark.slow
 def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(monkeypatch):
     """A group of open cells larger than ELIMINATION_MAX_CELLS after the pairwise phase stays
     open for good, so the compiled trimmer leaves its equations out of the reduced form, and
@@ -586,6 +595,7 @@ def _open_group_sizes(known, fixed):
     return list(Counter(root(x) for x in np.flatnonzero(fixed.ravel() < 0).tolist()).values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fast", [True, False])
 def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
     """Trimming is not monotone, so one pass can leave an elimination-grade puzzle with a clue that could
@@ -625,6 +635,7 @@ def test_elimination_puzzles_get_passes_until_no_clue_can_go(monkeypatch, fast):
 needs_numba = pytest.mark.skipif(not kernels.AVAILABLE, reason="needs numba")
 
 
+@pytest.mark.slow
 @needs_numba
 @pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 12), (7, 11), (11, 7)])
 def test_window_fixed_nearby_is_a_proof(shape):
@@ -657,6 +668,7 @@ def test_window_fixed_nearby_is_a_proof(shape):
     assert proved > 10
 
 
+@pytest.mark.slow
 @needs_numba
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3), (17, 23)])
 def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shape):
@@ -718,6 +730,7 @@ def test_python_twin_of_the_check_near_the_clue_gives_the_compiled_answer(shape)
     assert any(answers) and not all(answers)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 5), (9, 14)])
 def test_elimination_generation_gives_the_same_puzzle_on_every_path(monkeypatch, shape):
     """Elimination-grade generation (the clues the pairwise rules alone can do without first, then
@@ -748,11 +761,12 @@ def test_elimination_generation_gives_the_same_puzzle_on_every_path(monkeypatch,
     assert compared == 3 and removed > 0
 
 
+@pytest.mark.slow
 @needs_numba
 @pytest.mark.parametrize("first_part", ["advanced", "local"])
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3), (13, 17)])
 def test_first_part_gives_a_minimal_elimination_puzzle(monkeypatch, shape, first_part):
-    """With the clues the pairwise rules alone can do without removed first (FIRST_PART
+    """With the clues the pairwise rules alone can do without removed first (first_part
     "advanced"), or those the check near them settles ("local"), on grids wider than the check's
     reach: trimming solves the result, no clue of it can go (each checked with the Python
     trimmer), and most removals needed no whole-grid trim. The advanced first part removes
@@ -797,6 +811,7 @@ def test_progress_says_when_the_compiled_kernels_load(monkeypatch):
     Job(Options()).load_kernels()  # without a callback: silent
 
 
+@pytest.mark.slow
 def test_a_group_too_large_proves_trimming_fails_with_fewer_clues(monkeypatch):
     """kernels.trim_verdict: when trimming without clue c fails on a group of open cells too large
     for elimination, its LargeGroup is a proof for puzzles with fewer clues: along removal paths
@@ -859,6 +874,7 @@ def _parts(large, known):
     return list(sizes.values())
 
 
+@pytest.mark.slow
 def test_generation_keeps_the_same_clues_with_the_large_group_proofs(monkeypatch):
     """Elimination generation skips the trim of a clue its LargeGroup proof keeps (later passes):
     the same puzzles as trimming every time (small limits, non-square grids)."""
@@ -911,6 +927,7 @@ def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
     assert kernels.pairwise_fixed(contradictory, np.ones(shape, dtype=bool)) is None
 
 
+@pytest.mark.slow
 def test_warm_started_trims_keep_the_same_clues(monkeypatch):
     """Elimination generation with its trims started warm (warm_block, the blocks' own start from
     warm_outer clues) keeps the same clues as with cold trims, on non-square grids, with small
@@ -958,6 +975,7 @@ def test_an_elimination_clue_target_out_of_reach_still_gives_a_minimal_puzzle(sh
     assert not within.minimal and within.clue_count == puzzle.clue_count + 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(6, 19), (19, 6), (9, 13)])
 def test_an_elimination_clue_target_stops_on_the_minimal_path(monkeypatch, shape):
     """--clues N for elimination, with N below the clues advanced's part keeps: removal stops at N
@@ -1037,7 +1055,7 @@ def test_a_grade_no_field_of_that_density_can_give_is_refused_at_once(shape, p):
 
 def _advanced_from_scratch(field, order):
     """Advanced removal as remove_advanced orders it, every decision from scratch: first
-    each clue the check near it settles (radius PAIRWISE_NEAR), then the others in the same
+    each clue the check near it settles (radius Options.pairwise_near), then the others in the same
     order, each kept unless the whole puzzle without it is still solved by the pairwise rules."""
 
     clues = status(field)
@@ -1055,6 +1073,7 @@ def _advanced_from_scratch(field, order):
     return known
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 16), (16, 1), (3, 14), (9, 7), (12, 17)])
 def test_advanced_removal_makes_the_decisions_made_from_scratch_on_every_path(monkeypatch, shape):
     """The warm starts, the proofs that a clue must stay and the compiled rules only save time:
@@ -1074,6 +1093,7 @@ def test_advanced_removal_makes_the_decisions_made_from_scratch_on_every_path(mo
         assert np.array_equal(known, expected), (use_kernels, block, given)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 17), (11, 13), (13, 11)])
 def test_the_elimination_grade_check_in_one_run_answers_as_the_two_checks(monkeypatch, shape):
     """_needs_elimination (one run of the rules) says yes exactly when trimming solves the puzzle
@@ -1105,6 +1125,7 @@ def test_the_elimination_grade_check_in_one_run_answers_as_the_two_checks(monkey
     assert (any(answers) or min(shape) < 3) and not all(answers)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 17), (11, 13)])
 def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
     """_must_stay says yes only when the pairwise rules on the whole puzzle without the clue

@@ -50,6 +50,7 @@ def _same(problem, max_cells=ELIMINATION_MAX_CELLS) -> str:
     return "done" if (written >= 0).all() else "stalled"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 11), (11, 1), (2, 9), (9, 2), (6, 8), (10, 13)])
 def test_quiet_fixes_the_cells_trim_fixes(shape):
     """On random counts (mostly contradictions) and along removal paths of random fields (a clue
@@ -111,6 +112,7 @@ def _removal_path(field, rng):
     return known
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(6, 6), (6, 8)])
 def test_quiet_eliminates_group_by_group_when_the_open_cells_are_too_many(monkeypatch, shape):
     """Past ELIMINATION_MAX_CELLS open cells, elimination runs on each group small enough alone
@@ -153,6 +155,7 @@ def test_quiet_stops_at_the_deadline():
     assert again.fixes_all() and not again.timed_out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("difficulty", ["basic", "advanced", "elimination", "search"])
 def test_the_grade_checks_are_trims_verdicts(difficulty):
     """is_trimmed is trim's verdict, is_advanced its pairwise rules alone, and quiet's grade (of

@@ -24,6 +24,7 @@ def png_size(path) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+@pytest.mark.slow
 def test_render_png_of_two_solutions(tmp_path):
     pytest.importorskip("matplotlib")
     target = tmp_path / "five.png"

@@ -47,6 +47,7 @@ def test_a_guarded_constraint_binds_exactly_when_its_guard_is_on(guards):
             oracle.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 5), (5, 1), (2, 4), (4, 2), (3, 4)])
 def test_pair_constraints_hold_for_every_field(shape):
     """The difference of two nearby clues is implied by them: every field meets it."""
@@ -117,6 +118,7 @@ def test_sat_names_the_two_clues_that_cannot_both_hold():
     assert brute_force(clues, known) == set()
 
 
+@pytest.mark.slow
 @needs_sat
 @pytest.mark.parametrize("shape", SHAPES)
 def test_sat_lists_exactly_the_solutions_brute_force_finds(shape):

@@ -63,6 +63,7 @@ def test_two_equations_on_the_same_cells_with_different_counts_contradict():
         trimmer_with((1, 3), [({0, 1}, 1), ({0, 1}, 2)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(2, 9), (9, 2), (5, 7), (4, 11)])
 def test_a_contradiction_on_derived_equations_names_the_clues_behind_them(shape):
     """A contradiction found on e<k> (derived by the subset rule, maybe from other e<k>) says
@@ -176,6 +177,7 @@ def _bound_per_cell(coefs, rhs):
     st.dictionaries(st.integers(0, 20), st.integers(-4, 4).filter(bool), min_size=1, max_size=9),
     st.integers(-12, 12),
 )
+@pytest.mark.slow
 def test_bound_with_its_slack_shortcut_equals_the_rule_cell_by_cell(coefs, rhs):
     assert _bound(coefs, rhs) == _bound_per_cell(coefs, rhs)
 
@@ -435,7 +437,7 @@ def test_trimming_can_fix_more_with_a_clue_fewer():
     """Trimming is not monotone in the clues: elimination bounds the rows of a reduced form, and
     one equation fewer changes those rows. Here, on an 8 x 11 field, dropping clue r5c9 lets
     elimination fix three cells that it cannot fix with the clue (all three as in the field).
-    Generation has to allow for it (recon.puzzle: more passes for advanced puzzles)."""
+    Generation has to allow for it (recon.generation.elimination: more passes for elimination-grade puzzles)."""
     field = _picture("""
         ###.#..##.. ###..#.#.#. #.##.##.#.. ...#..#..## ##.###..... ..##.....#. #.##.##..#. ..#.##..###""", "#")
     known = _picture("""

@@ -145,7 +145,7 @@ def _remove_clues_basic(mine, order, rows, cols, target):  # pragma: no cover - 
 
 
 def closures64(field: np.ndarray, active: np.ndarray) -> np.ndarray:
-    """Fixed cells of up to 64 puzzles on one field (see `recon.incremental.basic_closures`)."""
+    """Fixed cells of up to 64 puzzles on one field (see `recon.rules.closure.basic_closures`)."""
     load()
     field = np.asarray(field, dtype=bool)
     rows, cols = field.shape

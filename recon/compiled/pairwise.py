@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from ..model import OPEN
 from .jit import kernel, load
 
 
@@ -330,7 +331,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity, mine, given, 
 
 @kernel
 def _pairwise_fixpoint(clue, active, value, rows, cols, capacity):  # pragma: no cover - compiled
-    """The pairwise phase of trimming alone, to its fixpoint: value (int8, -1 open) updated in
+    """The pairwise phase of trimming alone, to its fixpoint: value (int8, OPEN where not fixed) updated in
     place. 0, or 1 when `capacity` equations were not enough, 2 on a contradiction."""
     anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, rows * cols)
     _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
@@ -348,7 +349,7 @@ def _flat(clues, known):
 
 def _start_values(start, n):
     """A kernel's cells to start from: a copy of start (int8, flat), or every cell open."""
-    return np.full(n, -1, dtype=np.int8) if start is None else np.array(start, dtype=np.int8).ravel()
+    return np.full(n, OPEN, dtype=np.int8) if start is None else np.array(start, dtype=np.int8).ravel()
 
 
 def _equations_room(n):
@@ -366,7 +367,7 @@ def window_fixed_nearby(
     grid's, the cells around them are left free, and the pairwise rules are monotone (more
     equations or fixed cells never stop a rule, and their fixpoint does not depend on the order
     they run in), so trimming's pairwise phase on the whole puzzle without c fixes c's window too.
-    Two uses in generation (`recon.puzzle`), where the puzzle with c had the field as its only
+    Two uses in generation (`recon.generation`), where the puzzle with c had the field as its only
     solution and, for advanced, was solved by trimming:
 
     - every solution without c agrees with the field on c's window, so it meets c too: the field
@@ -376,8 +377,8 @@ def window_fixed_nearby(
       elimination, which only takes equations that see an open cell, gets the same equations.
 
     The answer is monotone as well: more clues in force or a larger radius never turn a yes into
-    a no (the same fixpoint argument), which `recon.puzzle` relies on. Its Python twin is
-    `recon.puzzle.window_fixed_nearby_python` (tests compare them).
+    a no (the same fixpoint argument), which `recon.generation` relies on. Its Python twin is
+    `recon.generation.local.window_fixed_nearby_python` (tests compare them).
 
     start: cells the pairwise rules fix on the whole puzzle without c (a warm start, as
     `pairwise_fixed` gives for fewer clues), fixed so from the start: still sound, and it often
@@ -403,7 +404,7 @@ def must_stay(clues: np.ndarray, known: np.ndarray, field: np.ndarray, c: int, g
     c: they are sound (whatever they fix is the field's value) and monotone (more cells fixed
     never stops one), so the whole-grid fixpoint holds no more than this one. Clues farther than
     given + 1 see given cells only and are left out: they say nothing more. Its Python twin is
-    `recon.puzzle._must_stay_python` (tests compare them).
+    `recon.generation.local.must_stay_python` (tests compare them).
 
     start: cells the pairwise rules fix on the whole puzzle without c (a warm start, as
     `pairwise_fixed` gives for fewer clues), fixed so from the start too. The same answer,
@@ -424,8 +425,8 @@ def must_stay(clues: np.ndarray, known: np.ndarray, field: np.ndarray, c: int, g
 
 
 def pairwise_fixed(clues: np.ndarray, known: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
-    """The cells trimming's pairwise phase fixes on this puzzle (int8 per cell: 0, 1, or -1
-    open), or None if the clues contradict each other.
+    """The cells trimming's pairwise phase fixes on this puzzle (int8 per cell: 0, 1, or
+    OPEN), or None if the clues contradict each other.
 
     The phase is monotone in the clues and its fixpoint does not depend on the order its rules
     run in (see trim_outcome), so on any puzzle that keeps these clues (and maybe more) the phase

@@ -144,9 +144,9 @@ def _largest_part(members, joiners, rows, cols):  # pragma: no cover - compiled
 
 @kernel
 def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine, seed, budget, verdict_only, solved_with):  # pragma: no cover - compiled
-    """Trimming's rules to their fixpoint, as `recon.engines.trim` runs them: the pairwise phase
+    """Trimming's rules to their fixpoint, as `recon.rules.trim` runs them: the pairwise phase
     until it stalls, then elimination on groups of at most max_cells open cells, then the
-    pairwise phase on what that fixed, and so on. value (int8, -1 open) is updated in place; it
+    pairwise phase on what that fixed, and so on. value (int8, OPEN where not fixed) is updated in place; it
     may come with cells fixed already, if the pairwise phase fixes them anyway (a warm start:
     see `trim_verdict`'s start), else all -1.
     Returns a `Code`: TRIMMED when every cell is fixed, STALLED when the rules stall,
@@ -328,7 +328,7 @@ def trim_outcome(
     """Run trimming's rules compiled: "trimmed" (every cell fixed), "several" (a second
     solution was found: see below), "stalled" (trimming does not fix every cell) or
     "contradiction" (the clues have no solution; nothing fixed is reported), and the cells fixed
-    (int8 per cell: 0, 1, or -1 open; sound: every solution has those values). The cells fixed
+    (int8 per cell: 0, 1, or OPEN; sound: every solution has those values). The cells fixed
     are trim's too (tests compare them).
 
     "trimmed" exactly when the Trimmer fixes every cell (`recon.rules.trim`) on a consistent puzzle, without
@@ -377,7 +377,7 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, ve
               max_cells=trim.ELIMINATION_MAX_CELLS):
     """_trim on a puzzle, with more room (derived equations, elimination's rows) until it has
     enough: (code, value, group size per open cell when _trim worked them out, else zeros).
-    start: cells the pairwise phase fixes anyway (int8 per cell, -1 for the others), or None."""
+    start: cells the pairwise phase fixes anyway (int8 per cell, OPEN for the others), or None."""
     load()
     rows, cols = clues.shape
     n = rows * cols

@@ -1,8 +1,8 @@
 """Hybrid: deduce what the rules can, then search the rest. The fastest exact engine on puzzles.
 
 1. The single-clue rules run as the search's propagation (cheap, counts only).
-2. If cells stay open, trimming (pairwise rules, elimination: recon.engines.trim, run without its
-   written proof by recon.engines.quiet, which fixes the same cells faster) works on the
+2. If cells stay open, trimming (pairwise rules, elimination: recon.rules.trim, run without its
+   written proof by recon.rules.quiet, which fixes the same cells faster) works on the
    open cells alone, with the fixed cells substituted into the clues.
 3. Every cell fixed so far is a fact (deduced, never guessed: no solution differs there), and
    backtracking with propagation and backjumping enumerates the rest from that state.
@@ -60,7 +60,7 @@ def deduce(
             r, c = search.clue_rc[k]
             open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
             equations.append((cell_name(r, c), open_here, search.need[k]))
-    # without the written proof (recon.engines.quiet: the same cells, faster); on a
+    # without the written proof (recon.rules.quiet: the same cells, faster); on a
     # contradiction, again with it, which names the clues that clash
     trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=False)
     if trimmer is None:

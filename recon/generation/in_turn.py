@@ -25,11 +25,11 @@ def remove_in_turn(job: Job, field: np.ndarray, order: np.ndarray, grade: Grade,
     """Try removing each clue in order; keep it when the puzzle without it fails the grade's check.
 
     The answer is the same as re-checking the whole puzzle after every removal, but each check
-    is incremental (recon.incremental): the single-clue closure is updated, not recomputed, and
+    is incremental (recon.rules.closure): the single-clue closure is updated, not recomputed, and
     only the open groups a removal touches are trimmed or searched. For basic puzzles, 64
     removals are first tried at once against the current clues (`basic_closures`, one bit per
     removal); a removal that fails there fails later too (clues only go), so only the ones that
-    pass are replayed one by one. With numba, that basic loop runs compiled (`recon.kernels`), with
+    pass are replayed one by one. With numba, that basic loop runs compiled (`recon.compiled.basic`), with
     the same decisions.
 
     known: start from these clues (the clues not in it are gone already; for another pass).

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import compiled
+from ..model import OPEN
 from .grades import pairwise_values_python, window_all_fixed
 from .options import Job
 
@@ -93,7 +94,7 @@ def local_window_fixed(
         & ((xs > x0) | (xs == 0)) & ((xs < x1 - 1) | (xs == cols - 1))
     )
     inner[r - y0, q - x0] = False
-    value = np.full(ys.shape, -1, dtype=np.int8)
+    value = np.full(ys.shape, OPEN, dtype=np.int8)
     if start is not None:
         value[:] = np.asarray(start, dtype=np.int8).reshape(clues.shape)[y0:y1, x0:x1]
     if given >= 0:

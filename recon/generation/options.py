@@ -122,9 +122,7 @@ class Job:
 
     def tick(self, tried: int, total: int, left: int, cells: int) -> None:
         """Say where generation is (at most every progress_seconds); stop at the deadline."""
-        now = time.perf_counter()
-        if self.deadline is not None and now > self.deadline:
-            raise GenerationTimeout(f"no puzzle within the time limit of {self.options.time_limit:g} s")
+        now = self.check_time()
         if self.options.progress is None or now - self.last < self.options.progress_seconds:
             return
         self.last = now
@@ -132,10 +130,12 @@ class Job:
         where += f"pass {self.passes}{self.part}"
         self.options.progress(f"{where}: {tried} of {total} clues tried, {left} of {cells} left, {now - self.start:.0f} s")
 
-    def check_time(self) -> None:
-        """Stop at the deadline."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+    def check_time(self) -> float:
+        """Stop at the deadline; else the time now."""
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
             raise GenerationTimeout(f"no puzzle within the time limit of {self.options.time_limit:g} s")
+        return now
 
     def load_kernels(self) -> None:
         """Load the compiled kernels now, telling the progress callback (a first run compiles them)."""

@@ -17,7 +17,7 @@ generation would grow with the square of the cells. Here the work per removal is
   re-checked, by trimming (advanced) or by an exact search for a second solution (search).
 
 The field is known, so every fixed cell equals it: nothing here can meet a contradiction.
-Correctness of generated puzzles never rests on this module alone: `recon.puzzle` certifies every
+Correctness of generated puzzles never rests on this module alone: `recon.generation` certifies every
 puzzle from scratch before it is returned.
 """
 

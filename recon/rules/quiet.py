@@ -162,7 +162,7 @@ class QuietTrimmer:
     def __init__(self, shape: tuple[int, int], open_cells, equations, max_cells: int = trim.ELIMINATION_MAX_CELLS):
         self.rows, self.cols = shape
         self.max_cells = max_cells
-        self._value = [0] * (self.rows * self.cols)  # 0, 1, or -1 while open
+        self._value = [0] * (self.rows * self.cols)  # 0, 1, or OPEN
         for x in open_cells:
             self._value[x] = -1
         self.open = sum(1 for v in self._value if v < 0)
@@ -207,7 +207,7 @@ class QuietTrimmer:
 
     @property
     def value(self) -> np.ndarray:
-        """Each cell's value: 0, 1, or -1 while open (a new int8 array)."""
+        """Each cell's value: 0, 1, or OPEN (a new int8 array)."""
         return np.array(self._value, dtype=np.int8)
 
     @property

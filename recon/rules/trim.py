@@ -27,9 +27,9 @@ Trimming never guesses: when it stalls, the verdict is ``undecided`` with the ce
 
 Elimination is not monotone in the equations: its bounds come from the rows of a reduced form,
 and one equation fewer changes those rows, so a puzzle can yield more to it with a clue fewer
-(tests/test_trim.py has a case; recon.puzzle allows for it).
+(tests/test_trim.py has a case; recon.generation.elimination allows for it).
 
-Where the proof is not read (the hybrid engine's grade, puzzle generation), `recon.engines.quiet`
+Where the proof is not read (the hybrid engine's grade, puzzle generation), `recon.rules.quiet`
 fixes the same cells faster: bit masks for the pairwise rules, and a reduced form kept from round
 to round with the cells fixed since substituted.
 """
@@ -148,7 +148,7 @@ class Trimmer:
     def _setup(self, shape: tuple[int, int], value: np.ndarray, max_cells: int) -> None:
         self.cols = shape[1]
         self.max_cells = max_cells
-        self.value = value  # 0, 1, or -1 while open (private)
+        self.value = value  # 0, 1, or OPEN (private)
         self.equations: dict[int, Equation] = {}
         self.by_cell: defaultdict[int, set[int]] = defaultdict(set)
         self.by_cells: dict[frozenset[int], int] = {}
@@ -270,7 +270,7 @@ class Trimmer:
 
     @property
     def grade(self) -> str:
-        """As recon.engines.quiet's: advanced when the rules run so far fixed every cell without
+        """As recon.rules.quiet's: advanced when the rules run so far fixed every cell without
         elimination, elimination with it, search when cells are still open (the single-clue
         rules alone are the caller's to tell)."""
         if not self.is_done:

@@ -1,0 +1,97 @@
+"""Behaviour chosen by explicit options: generation's Options and time limit, hybrid's trimmer,
+the one union-find helper, the Grade order."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from recon import compiled, make_problem, status
+from recon.cli import main
+from recon.engines import hybrid
+from recon.generation import GenerationFailed, GenerationTimeout, Options, generate_puzzle
+from recon.model import Groups
+from recon.result import Grade, TimeUp
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"first_part": "middle"}, "first_part must be one of"),
+    ({"certifier": "backtrack"}, "certifier must be"),
+    ({"time_limit": 0}, "time_limit must be positive"),
+    ({"time_limit": -1.5}, "time_limit must be positive"),
+])
+def test_options_refuse_what_they_cannot_do(bad, message):
+    with pytest.raises(ValueError, match=message):
+        Options(**bad)
+
+
+@pytest.mark.parametrize("difficulty, shape", [("advanced", (30, 37)), ("elimination", (37, 30)), ("search", (25, 31))])
+def test_generation_stops_at_its_time_limit(difficulty, shape):
+    """A time limit far below what the puzzle needs ends the generation with GenerationTimeout,
+    which is both a GenerationFailed and the one timeout signal, TimeUp."""
+    with pytest.raises(GenerationTimeout, match="time limit of 0.02 s") as raised:
+        generate_puzzle(*shape, 40, np.random.default_rng(1), difficulty=difficulty, options=Options(time_limit=0.02))
+    assert isinstance(raised.value, GenerationFailed) and isinstance(raised.value, TimeUp)
+
+
+@pytest.mark.parametrize("shape", [(1, 14), (14, 1), (6, 10)])
+def test_a_time_limit_that_suffices_changes_no_puzzle(shape):
+    rng = lambda: np.random.default_rng(7)  # noqa: E731
+    plain = generate_puzzle(*shape, 50, rng(), difficulty="basic")
+    timed = generate_puzzle(*shape, 50, rng(), difficulty="basic", options=Options(time_limit=60))
+    assert np.array_equal(plain.known, timed.known) and np.array_equal(plain.field, timed.field)
+
+
+def test_cli_generate_time_limit_exits_4_with_the_reason():
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["generate", "40", "40", "50", "--seed", "1", "--puzzle", "--difficulty", "elimination",
+                 "--time-limit", "0.05"], stdout=out, stderr=err)
+    assert code == 4 and out.getvalue() == ""
+    assert "no puzzle within the time limit of 0.05 s" in err.getvalue()
+
+
+def test_hybrid_answers_the_same_before_and_after_the_kernels_load():
+    """Hybrid's trimmer is its compiled_trim argument, not whether this process has loaded numba's
+    kernels: a library call gives the same result after a generation has run."""
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(4)
+    problems = [make_problem(status(rng.random((9, 11)) < 0.5), rng.random((9, 11)) < 0.6) for _ in range(12)]
+
+    def answers():
+        return [(r.verdict, r.grade, r.stats["trimmed"], [s.tobytes() for s in r.solutions])
+                for r in (hybrid.solve(p, limit=3) for p in problems)]
+
+    before = answers()
+    compiled.load()
+    assert answers() == before
+    assert [(r.verdict, r.grade) for r in (hybrid.solve(p, limit=3, compiled_trim=True) for p in problems)] == [
+        (v, g) for v, g, _, _ in before]
+
+
+@pytest.mark.parametrize("items, links", [(10, 4), (40, 25), (200, 150)])
+def test_groups_are_scipys_connected_components(items, links):
+    rng = np.random.default_rng(items)
+    joins = [rng.choice(items, size=int(rng.integers(1, 4)), replace=False).tolist() for _ in range(links)]
+    groups = Groups(range(items))
+    for join in joins:
+        groups.join(join)
+    pairs = [(join[0], x) for join in joins for x in join[1:]] or [(0, 0)]
+    a, b = zip(*pairs)
+    graph = coo_matrix((np.ones(len(a)), (a, b)), shape=(items, items))
+    count, labels = connected_components(graph, directed=False)
+    members = groups.members(range(items))
+    assert len(members) == count
+    for group in members.values():
+        assert len({labels[x] for x in group}) == 1
+    assert sorted(x for group in members.values() for x in group) == list(range(items))
+
+
+def test_grades_are_ordered_weakest_first():
+    assert [g.value for g in Grade] == ["basic", "advanced", "elimination", "search"]
+    assert Grade.BASIC.weaker is None and Grade.SEARCH.weaker is Grade.ELIMINATION
+    assert Grade.ELIMINATION.weaker is Grade.ADVANCED and Grade.ADVANCED.weaker is Grade.BASIC
+    assert f"{Grade.ADVANCED}" == "advanced" and Grade("search") is Grade.SEARCH
