@@ -339,7 +339,7 @@ class QuietTrimmer:
         dies (a later one meets e when that one is looked at, if e still lives: so every two
         equations that live at the end were compared)."""
         msk, cnt, alive, at = self._msk, self._cnt, self._alive, self._at
-        cols = self.cols
+        cols, overlap = self.cols, trim.overlap_rule
         er, ec, mine, ce = self._ar[e], self._ac[e], msk[e], cnt[e]
         # the boxes that can hold a cell of e: anchored up to 2 rows and columns before its
         # first cell, and not after its last (its mask is normalised: it starts at the anchor)
@@ -370,20 +370,9 @@ class QuietTrimmer:
                     elif not only_f:
                         self._add(er, ec, only_e, ce - cf)
                     else:  # overlap: bound the shared mines; fix private parts left no choice
-                        ne, nf = _POP[only_e], _POP[only_f]
-                        low, high = ce - ne, _POP[shared]  # max(0, ce - ne, cf - nf), min(ns, ce, cf)
-                        if cf - nf > low:
-                            low = cf - nf
-                        if low < 0:
-                            low = 0
-                        if ce < high:
-                            high = ce
-                        if cf < high:
-                            high = cf
+                        low, high, fix_e, fix_f = overlap(ce, _POP[only_e], _POP[shared], cf, _POP[only_f])
                         if low > high:
                             raise _clash()
-                        fix_e = 0 if ce == low else (1 if ce - high == ne else -1)
-                        fix_f = 0 if cf == low else (1 if cf - high == nf else -1)
                         if fix_e >= 0:
                             self._fix_mask(er, ec, only_e, fix_e)
                         if fix_f >= 0:

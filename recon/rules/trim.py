@@ -64,6 +64,21 @@ RULE_LEVEL = {
 ELIMINATION_MAX_CELLS = 3000
 
 
+def overlap_rule(count_a: int, only_a: int, shared: int, count_b: int, only_b: int) -> tuple[int, int, int, int]:
+    """The overlap rule, the one Python statement of it (the Trimmer, which writes the proof, and
+    recon.rules.quiet both call it; recon.compiled.pairwise is its compiled twin). Two equations
+    with count_a and count_b mines share `shared` cells and have only_a and only_b cells of their
+    own (both at least one). The shared cells hold between low and high mines; each private part
+    is then left no choice when its equation's count equals low (no mine there: 0) or exceeds high
+    by exactly its size (all mines: 1). Returns (low, high, fix_a, fix_b), a fix being 0, 1 or
+    -1 for none; low > high means the two equations contradict each other."""
+    low = max(0, count_a - only_a, count_b - only_b)
+    high = min(shared, count_a, count_b)
+    fix_a = 0 if count_a == low else (1 if count_a - high == only_a else -1)
+    fix_b = 0 if count_b == low else (1 if count_b - high == only_b else -1)
+    return low, high, fix_a, fix_b
+
+
 @dataclass(frozen=True)
 class Step:
     """One deduction: the rule, the cells it fixed (0-based (row, col)) and the equations it used."""
@@ -363,16 +378,13 @@ class Trimmer:
         na, nb = len(a.cells) - ns, len(b.cells) - ns  # the private parts' sizes
         if not na or not nb:
             return False
-        low = max(0, a.count - na, b.count - nb)
-        high = min(ns, a.count, b.count)
+        low, high, fix_a, fix_b = overlap_rule(a.count, na, ns, b.count, nb)
         if low > high:
             self.contradict_pair(a, b, low, high)
         fixes = []
-        for eq, private in ((a, na), (b, nb)):
-            most, least = eq.count - low, eq.count - high  # mines left for the private part
-            if most == 0 or least == private:  # most pairs fix nothing: the part is made only here
+        for eq, v in ((a, fix_a), (b, fix_b)):
+            if v >= 0:  # most pairs fix nothing: the part's text is made only here
                 only = eq.cells - shared
-                v = 0 if most == 0 else 1
                 what = "no mine" if v == 0 else f"all {len(only)} mine(s)"
                 text = (
                     f"{a.label} and {b.label} share {self.names(shared)}, which hold "
