@@ -66,7 +66,7 @@ class Result:
     stats: dict[str, int] = field(default_factory=dict)
     reason: str | None = None
     engines: dict[str, "Result"] = field(default_factory=dict)
-    solution_count: int = -1  # how many solutions were found; -1 means len(solutions)
+    solution_count: int | None = None  # how many solutions were found; None: len(solutions), set on creation
     # Deduction engines (trimming) also say which cells they fixed, how, and how hard it was:
     decided: np.ndarray | None = None  # bool mask of the cells fixed (None for a contradiction)
     partial: np.ndarray | None = None  # their values (True = mine), read only where decided
@@ -74,7 +74,7 @@ class Result:
     grade: Grade | None = None
 
     def __post_init__(self) -> None:
-        if self.solution_count < 0:
+        if self.solution_count is None:
             self.solution_count = len(self.solutions)
         if self.solution_count < len(self.solutions):
             raise ValueError("solution_count cannot be smaller than the solutions listed")
