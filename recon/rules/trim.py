@@ -72,8 +72,17 @@ def overlap_rule(count_a: int, only_a: int, shared: int, count_b: int, only_b: i
     is then left no choice when its equation's count equals low (no mine there: 0) or exceeds high
     by exactly its size (all mines: 1). Returns (low, high, fix_a, fix_b), a fix being 0, 1 or
     -1 for none; low > high means the two equations contradict each other."""
-    low = max(0, count_a - only_a, count_b - only_b)
-    high = min(shared, count_a, count_b)
+    # max(0, count_a - only_a, count_b - only_b) and min(shared, count_a, count_b), written out:
+    # quiet calls this for every overlapping pair, and the builtins cost more than the comparisons
+    low, high = count_a - only_a, shared
+    if count_b - only_b > low:
+        low = count_b - only_b
+    if low < 0:
+        low = 0
+    if count_a < high:
+        high = count_a
+    if count_b < high:
+        high = count_b
     fix_a = 0 if count_a == low else (1 if count_a - high == only_a else -1)
     fix_b = 0 if count_b == low else (1 if count_b - high == only_b else -1)
     return low, high, fix_a, fix_b
