@@ -32,3 +32,30 @@ def test_generate_prints_the_recorded_output(case):
 
 def test_every_case_is_recorded():
     assert len(RECORDED) == len(make_golden.CASES)
+
+
+PLAIN_CASES = [case for case in make_golden.CASES if "--puzzle" in case[4] and case[0] * case[1] <= 130]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", PLAIN_CASES, ids=lambda case: " ".join(make_golden.command(*case)))
+def test_the_python_path_makes_the_recorded_puzzles(case):
+    """Without numba and python-sat (Options(compiled=False, sat=False)) generation makes the
+    recorded puzzles too: the backends change the time, never the puzzle."""
+    import numpy as np
+
+    from recon.generation import GenerationFailed, Options, generate_puzzle, parse_clue_target
+    from recon.io.foreign import write_puzzle
+
+    rows, cols, p, seed, extra = case
+    difficulty = extra[extra.index("--difficulty") + 1]
+    clues_arg = extra[extra.index("--clues") + 1] if "--clues" in extra else "minimal"
+    recorded = RECORDED[" ".join(make_golden.command(*case))]
+    try:
+        puzzle = generate_puzzle(rows, cols, p, np.random.default_rng(seed), difficulty=difficulty,
+                                 target=parse_clue_target(clues_arg, rows * cols), options=Options(compiled=False, sat=False))
+    except GenerationFailed:
+        assert recorded.startswith("exit 4\n")
+        return
+    assert recorded.startswith("exit 0\n")
+    assert recorded.split("\n", 2)[2] == write_puzzle(puzzle.clues, puzzle.known, "status")
