@@ -309,7 +309,7 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity, mine, given, 
                 sub_clue[i * w + j] = clue[k]
                 dist[i * w + j] = max(abs(gi - r), abs(gj - q))
     anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, h * w)
-    value = np.full(h * w, -1, dtype=np.int8)
+    value = np.full(h * w, OPEN, dtype=np.int8)
     for i in range(h):
         for j in range(w):
             gi, gj = r0 + i, c0 + j

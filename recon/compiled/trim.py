@@ -269,7 +269,7 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
     synced = value.copy()
     fixed_cols = np.empty(c, dtype=np.int64)
     fixed_vals = np.empty(c, dtype=np.int64)
-    found = np.full(n, -1, dtype=np.int8)
+    found = np.full(n, OPEN, dtype=np.int8)
     while True:
         if _count_open(value) == 0:
             return TRIMMED
@@ -286,7 +286,7 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
                 if value[x] < 0:
                     any_found = True
                     _fix(x, found[x], value, anc, msk, cnt, alive, nxt, head, meta, rows, cols)
-                found[x] = -1
+                found[x] = OPEN
         if not any_found:
             return STALLED
         e = _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
