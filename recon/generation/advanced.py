@@ -28,15 +28,15 @@ def remove_advanced(job: Job, field: np.ndarray, order: np.ndarray, target: int 
     0 = 0 and the rules reach the fixpoint they reached with c, every cell. Each removal is
     decided by the first of these that answers, each exact:
 
-    1. first, every clue in order: the rules on the clues within job.options.pairwise_near
+    1. first, every clue in order: the rules on the clues within `Options.pairwise_near`
        rows and columns of c, the cells beyond left free, fix c's window (`local_proof`'s
        check): yes, it goes. The others are tried in the same order after that part:
-    2. the warm start, the rules' fixpoint on the puzzle without the next job.options.warm_block clues to be
+    2. the warm start, the rules' fixpoint on the puzzle without the next `Options.warm_block` clues to be
        tried (`WarmStarts`), fixes c's window: it goes (the fixpoint without c holds that one);
     3. `advanced_keeps`: the rules cannot fix c's window even when every cell farther than
-       job.options.pairwise_given[0] rows or columns from c is given its value in the field (`must_stay`):
-       it stays; the check near c at job.options.pairwise_far, from the warm start, fixes it: it goes; the
-       same as before at job.options.pairwise_given[1]: it stays;
+       `Options.pairwise_given`[0] rows or columns from c is given its value in the field (`must_stay`):
+       it stays; the check near c at `Options.pairwise_far`, from the warm start, fixes it: it goes; the
+       same as before at `Options.pairwise_given`[1]: it stays;
     4. else the rules' whole-grid fixpoint without c, from the warm start, fixes every cell.
 
     At 60x60 (seeds 0 and 1), of about 1900 clues left after part 1, the first proof that a clue
@@ -83,8 +83,8 @@ def remove_advanced(job: Job, field: np.ndarray, order: np.ndarray, target: int 
 
 def advanced_keeps(job: Job, field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, start: np.ndarray | None) -> bool:
     """Must clue c stay (c out of known already)? The local checks first, cheapest first, each
-    exact when it answers: the far cells given at the first job.options.pairwise_given radius (a yes: it
-    stays), the check near the clue at job.options.pairwise_far (a yes: it goes), the far cells given at the
+    exact when it answers: the far cells given at the first `Options.pairwise_given` radius (a yes: it
+    stays), the check near the clue at `Options.pairwise_far` (a yes: it goes), the far cells given at the
     second radius; then the whole-grid fixpoint from the warm start decides."""
     if must_stay(job, field, clues, known, c, job.options.pairwise_given[0], start):
         return True

@@ -24,10 +24,10 @@ def remove_elimination(job: Job, field: np.ndarray, order: np.ndarray, target: i
     """Remove clues to an elimination-grade puzzle that is minimal (or has `target` clues), and the
     number of passes it took.
 
-    The first pass has two parts (job.options.first_part): clues go, in order, while the pairwise rules alone
+    The first pass has two parts (`Options.first_part`): clues go, in order, while the pairwise rules alone
     still solve the puzzle (`remove_advanced`: each such removal keeps it trimmed, since
     trimming runs those rules first); then the clues left are tried in the same order as in any
-    pass, with elimination. (job.options.first_part "local": first every clue the check near it proves
+    pass, with elimination. (`Options.first_part` "local": first every clue the check near it proves
     removable goes, `remove_local`.) The first part's checks are not asked again: its answers
     only turn from yes to no as clues go (the pairwise rules are monotone).
 

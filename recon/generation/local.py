@@ -19,7 +19,7 @@ from .options import Job
 
 
 def local_proof(job: Job, clues: np.ndarray, known: np.ndarray, c: int) -> bool:
-    """Do the pairwise rules on the clues in force within job.options.local_radii[-1] rows and columns of
+    """Do the pairwise rules on the clues in force within `Options.local_radii`[-1] rows and columns of
     clue c, without c, fix c's window? (`compiled.window_fixed_nearby`, compiled, with numba; else
     its Python twin, the same answer.) If the puzzle with c was solved by trimming, a yes proves
     the puzzle without c is too: trimming runs as it ran with c (see window_fixed_nearby)."""

@@ -43,11 +43,11 @@ def remove_with_sat(job: Job, field: np.ndarray,
     left still join a part of it too large, trimming without the clue fails again: it is kept
     without asking (the decision SAT and trimming would make).
 
-    Each whole-grid trim starts warm (job.options.warm_block, `WarmStarts`): a start is dropped as soon as
+    Each whole-grid trim starts warm (`Options.warm_block`, `WarmStarts`): a start is dropped as soon as
     a clue goes that was in force when it was found, so it is always sound.
 
     known: the clues still in force (after the first part of a pass, or a later pass; only the
-    clues in `order` are tried). Without it (a first pass in turn: a clue target, or job.options.first_part
+    clues in `order` are tried). Without it (a first pass in turn: a clue target, or `Options.first_part`
     None), elimination asks `local_proof` before SAT; a yes settles the removal (the same
     decision, sooner). With it, the check is not asked: the first part said no to these clues
     already (the pairwise rules, which the check runs, did not solve the puzzle without them),
