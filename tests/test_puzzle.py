@@ -875,20 +875,17 @@ def _parts(large, known):
 
 
 @pytest.mark.slow
-def test_generation_keeps_the_same_clues_with_the_large_group_proofs(monkeypatch):
+def test_generation_keeps_the_same_clues_with_the_large_group_proofs():
     """Elimination generation skips the trim of a clue its LargeGroup proof keeps (later passes):
     the same puzzles as trimming every time (small limits, non-square grids)."""
     pytest.importorskip("numba")
     if not sat.AVAILABLE:
         pytest.skip("the proofs are used on the SAT path")
-    options = Options(elimination_max_cells=30)
     made = {}
-    for use in (True, False):
-        with monkeypatch.context() as patch:
-            if not use:  # a proof that never holds: every clue is trimmed again
-                patch.setattr(kernels.LargeGroup, "still_too_large", lambda self, known: False)
-            made[use] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="elimination", options=options)
-                         for shape in [(9, 13), (14, 8), (4, 25)] for s in range(3)]
+    for use in (True, False):  # without the proofs every clue is trimmed again
+        options = Options(elimination_max_cells=30, large_group_proofs=use)
+        made[use] = [generate_puzzle(*shape, 50, np.random.default_rng(s), difficulty="elimination", options=options)
+                     for shape in [(9, 13), (14, 8), (4, 25)] for s in range(3)]
     assert [p.known.tobytes() for p in made[True]] == [p.known.tobytes() for p in made[False]]
 
 

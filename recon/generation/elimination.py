@@ -61,7 +61,7 @@ def remove_elimination(job: Job, field: np.ndarray, order: np.ndarray, target: i
         rest = order[known.ravel()[order]]
         job.at(part=" (elimination)")
         if target is not None and known.sum() <= target:
-            first = elimination_pass(job, field, rest, known, stalls={}, target=int(known.sum()) - 1)[0]
+            first = elimination_pass(job, field, rest, known, stalls=_stalls(job), target=int(known.sum()) - 1)[0]
             grown = add_back(job, field, order, first, target) if first.sum() < known.sum() else None
             if grown is not None:
                 return grown, 1
@@ -70,7 +70,7 @@ def remove_elimination(job: Job, field: np.ndarray, order: np.ndarray, target: i
         order = rest
     elif job.options.first_part == "local":
         known, order = remove_local(job, field, order)
-    stalls: dict[int, compiled.LargeGroup] = {}
+    stalls = _stalls(job)
     known, held, settled = elimination_pass(job, field, order, known, stalls=stalls, target=target)
     passes = 1
     while held.any() and not (target is not None and known.sum() <= target):
@@ -84,6 +84,11 @@ def remove_elimination(job: Job, field: np.ndarray, order: np.ndarray, target: i
         return known, passes  # stopped at the target
     return known, passes + 1  # the next pass, with no clue to try, would remove none
 
+
+
+def _stalls(job: Job) -> dict[int, compiled.LargeGroup] | None:
+    """Where a pass remembers the LargeGroup proofs of the clues it kept, None when they are off."""
+    return {} if job.options.large_group_proofs else None
 
 
 def elimination_pass(job: Job, field: np.ndarray, order: np.ndarray, known: np.ndarray | None, settled: np.ndarray | None = None,

@@ -67,6 +67,9 @@ class Options:
     #: ask small SAT solvers over tiles of the grid first for a second solution near the clue
     #: (`recon.engines.sat.LocalWitness`); None: on grids of sat.LOCAL_MIN_CELLS cells or more
     sat_tiles: bool | None = None
+    #: remember why a trim failed on a group too large for elimination (`compiled.LargeGroup`),
+    #: so that later passes keep the clue without trimming again while the proof holds
+    large_group_proofs: bool = True
     #: elimination runs on groups of open cells up to this size (trimming's own limit)
     elimination_max_cells: int = ELIMINATION_MAX_CELLS
     #: told one line of text at most every progress_seconds (see `Job.tick`)
