@@ -681,8 +681,8 @@ def test_check_near_the_clue_as_a_shortcut_changes_no_decision(monkeypatch, shap
     settled = []  # the removals the check settled, to look at the puzzles they came from
     real = kernels.window_fixed_nearby
 
-    def spy(clues, known, c, radius):
-        proved = real(clues, known, c, radius)
+    def spy(clues, known, c, radius, start=None):
+        proved = real(clues, known, c, radius, start=start)
         if proved:
             settled.append((known.copy(), c))
         return proved

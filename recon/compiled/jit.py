@@ -4,8 +4,8 @@ numba is optional (the `fast` extra) and costs a fresh process about a third of 
 import, so no kernel module imports it. Each kernel is marked with `@kernel`; `load` replaces
 every marked function, in every module that holds it by name, by its numba dispatcher. That
 rebinding is needed because a compiled kernel finds the kernels it calls through its own
-module's globals when it is first compiled (every module of this package is rebound). Without numba the Python functions still run (the
-tests call some of them directly), only slowly.
+module's globals when it is first compiled (every module of this package is rebound). Without
+numba the Python functions still run (the tests call some of them directly), only slowly.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from collections.abc import Callable
 #: Is numba installed? (It is imported only by `load`.)
 AVAILABLE = importlib.util.find_spec("numba") is not None
 
-_KERNELS: dict[types.FunctionType, str] = {}  # each kernel and the module that defines it
+_KERNELS: set[types.FunctionType] = set()  # every function marked @kernel
 _loaded = False
 
 
 def kernel(function: types.FunctionType) -> types.FunctionType:
     """Mark a function to be compiled by `load`."""
-    _KERNELS[function] = function.__module__
+    _KERNELS.add(function)
     return function
 
 

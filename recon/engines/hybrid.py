@@ -93,7 +93,7 @@ def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     return trimmer
 
 
-def _take_fixed(search, fixed, grade: str, stats: dict):
+def _take_fixed(search, fixed, grade: Grade, stats: dict):
     """deduce's result from the cells trimming fixed (fixed >= 0; the compiled trimmer fixes the
     same cells as the Python one) and the grade trimming showed: each cell is set in the search
     state and propagated."""

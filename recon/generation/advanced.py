@@ -80,7 +80,6 @@ def remove_advanced(job: Job, field: np.ndarray, order: np.ndarray, target: int 
     return known.reshape(shape)
 
 
-
 def advanced_keeps(job: Job, field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, start: np.ndarray | None) -> bool:
     """Must clue c stay (c out of known already)? The local checks first, cheapest first, each
     exact when it answers: the far cells given at the first `Options.pairwise_given` radius (a yes: it

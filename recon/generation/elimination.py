@@ -85,7 +85,6 @@ def remove_elimination(job: Job, field: np.ndarray, order: np.ndarray, target: i
     return known, passes + 1  # the next pass, with no clue to try, would remove none
 
 
-
 def _stalls(job: Job) -> dict[int, compiled.LargeGroup] | None:
     """Where a pass remembers the LargeGroup proofs of the clues it kept, None when they are off."""
     return {} if job.options.large_group_proofs else None
@@ -102,7 +101,6 @@ def elimination_pass(job: Job, field: np.ndarray, order: np.ndarray, known: np.n
         return remove_with_sat(job, field, order, target, Grade.ELIMINATION, known, settled, stalls)
     kept = remove_in_turn(job, field, order, Grade.ELIMINATION, target, known)
     return kept, kept.ravel(), None
-
 
 
 def add_back(job: Job, field: np.ndarray, order: np.ndarray, known: np.ndarray, target: int) -> np.ndarray | None:
@@ -127,7 +125,6 @@ def add_back(job: Job, field: np.ndarray, order: np.ndarray, known: np.ndarray, 
     return known if count == target else None
 
 
-
 def toward(job: Job, field: np.ndarray, order: np.ndarray, target: int) -> tuple[np.ndarray, int]:
     """Elimination-grade removal toward a clue target in one pass that tries each clue in turn, then
     `more_passes` if it did not get there; the clues kept and the passes."""
@@ -136,7 +133,6 @@ def toward(job: Job, field: np.ndarray, order: np.ndarray, target: int) -> tuple
     if known.sum() > target:
         return more_passes(job, field, order, known, target)
     return known, 1
-
 
 
 def more_passes(job: Job, field: np.ndarray, order: np.ndarray, known: np.ndarray, target: int) -> tuple[np.ndarray, int]:
@@ -153,7 +149,6 @@ def more_passes(job: Job, field: np.ndarray, order: np.ndarray, known: np.ndarra
             break
         known = again
     return known, passes
-
 
 
 def remove_local(job: Job, field: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

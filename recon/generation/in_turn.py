@@ -62,7 +62,6 @@ def remove_in_turn(job: Job, field: np.ndarray, order: np.ndarray, grade: Grade,
     return np.array(closure.active, dtype=bool).reshape(field.shape)
 
 
-
 def screen(closure: Closure, field: np.ndarray, batch: list[int]) -> list[bool]:
     """Which clues of the batch could go, each alone, with the single-clue rules still solving?"""
     active = np.where(np.array(closure.active, dtype=bool), ALL, np.uint64(0)).reshape(field.shape)
@@ -80,7 +79,6 @@ def screen(closure: Closure, field: np.ndarray, batch: list[int]) -> list[bool]:
     fixed = basic_closures(field, active, known)
     solved = int(np.bitwise_and.reduce(fixed, axis=None))
     return [bool(solved >> b & 1) for b in range(len(batch))]
-
 
 
 def still_solved(job: Job, closure: Closure, c: int, grade: Grade, cache: dict) -> bool:
@@ -117,14 +115,12 @@ def still_solved(job: Job, closure: Closure, c: int, grade: Grade, cache: dict) 
     return True
 
 
-
 def group_solved(job: Job, closure: Closure, cells: list[int], clues: list[int], grade: Grade) -> bool:
     """Is one group of open cells fixed by trimming (elimination) or proved unique (search)?"""
     equations = closure.equations(clues)
     if grade is Grade.SEARCH:
         return not another_solution(cells, [(eq_cells, need) for _, eq_cells, need in equations], closure.truth)
     return quiet.QuietTrimmer(closure.shape, cells, equations, job.options.elimination_max_cells).fixes_all()  # trim's answer, without the proof
-
 
 
 def another_solution(cells: list[int], equations: list[tuple[list[int], int]], truth: list[int]) -> bool:
@@ -141,7 +137,6 @@ def another_solution(cells: list[int], equations: list[tuple[list[int], int]], t
         return False
     except (TimeUp, RecursionError):
         return another_solution_milp(cells, equations, truth)
-
 
 
 def another_solution_milp(cells: list[int], equations: list[tuple[list[int], int]], truth: list[int]) -> bool:

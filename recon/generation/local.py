@@ -23,9 +23,8 @@ def local_proof(job: Job, clues: np.ndarray, known: np.ndarray, c: int) -> bool:
     clue c, without c, fix c's window? (`compiled.window_fixed_nearby`, compiled, with numba; else
     its Python twin, the same answer.) If the puzzle with c was solved by trimming, a yes proves
     the puzzle without c is too: trimming runs as it ran with c (see window_fixed_nearby)."""
-    check = compiled.window_fixed_nearby if job.options.use_kernels else window_fixed_nearby_python
-    return any(check(clues, known, c, r) for r in job.options.local_radii)  # a yes at a smaller radius is a yes at the last
-
+    # a yes at a smaller radius is a yes at the last: the others only save time
+    return any(window_fixed_nearby(job, clues, known, c, r) for r in job.options.local_radii)
 
 
 def window_fixed_nearby(job: Job, clues: np.ndarray, known: np.ndarray, c: int, radius: int, start: np.ndarray | None = None) -> bool:
@@ -34,7 +33,6 @@ def window_fixed_nearby(job: Job, clues: np.ndarray, known: np.ndarray, c: int, 
     if job.options.use_kernels:
         return compiled.window_fixed_nearby(clues, known, c, radius, start=start)
     return window_fixed_nearby_python(clues, known, c, radius, start)
-
 
 
 def window_fixed_nearby_python(
@@ -49,13 +47,11 @@ def window_fixed_nearby_python(
     return bool(local_window_fixed(clues, known, c, radius, start))
 
 
-
 def must_stay(job: Job, field: np.ndarray, clues: np.ndarray, known: np.ndarray, c: int, given: int, start: np.ndarray | None = None) -> bool:
     """`compiled.must_stay` with numba, else its Python twin `must_stay_python` (the same answer)."""
     if job.options.use_kernels:
         return compiled.must_stay(clues, known, field, c, given, start)
     return must_stay_python(field, clues, known, c, given, start)
-
 
 
 def must_stay_python(
@@ -71,7 +67,6 @@ def must_stay_python(
     enough: one farther sees given cells only, and says nothing more. start: a warm start (cells
     the rules fix on the whole puzzle without c), fixed from the start too: the same answer."""
     return local_window_fixed(clues, known, c, given + 1, start=start, field=field, given=given) is False
-
 
 
 def local_window_fixed(

@@ -166,7 +166,6 @@ def singular_hint(shape: tuple[int, int]) -> str:
             "full status can have several fields)")
 
 
-
 def parse_clue_target(text: str, cells: int) -> int | None:
     """Read --clues: 'minimal' (None), a whole number, or a fraction of the cells in (0, 1)."""
     if text == "minimal":
@@ -180,7 +179,6 @@ def parse_clue_target(text: str, cells: int) -> int | None:
     if value >= 0 and value == int(value):
         return int(value)
     raise ValueError(f"--clues must be 'minimal', a whole number or a fraction in (0, 1), got {text!r}")
-
 
 
 def impossible_request(difficulty: str, p: float) -> str | None:

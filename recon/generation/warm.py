@@ -50,7 +50,6 @@ class WarmStarts:
             self.outer_start = None
 
 
-
 def next_clues(known: np.ndarray, order: np.ndarray, step: int, count: int) -> np.ndarray:
     """(flat) order[step] and the next count - 1 clues in force in the order after it."""
     chosen = np.zeros(known.size, dtype=bool)

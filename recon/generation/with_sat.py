@@ -106,7 +106,6 @@ def remove_with_sat(job: Job, field: np.ndarray,
     return known.reshape(shape), held, now_settled
 
 
-
 def large_group_holds(stalls: dict | None, c: int, known: np.ndarray) -> bool:
     """Does c's LargeGroup proof (if any) still show that trimming without c fails? A proof that
     no longer holds never holds again (clues only go, and parts only split): it is dropped, so
