@@ -1129,7 +1129,7 @@ def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
     leave a cell of its window open; it says yes to most such removals at radius 6. From a warm
     start (the rules' fixpoint with more clues gone, as generation gives it) it answers the same,
     compiled or in Python."""
-    from recon.rules import quiet
+    from recon.rules.trim import Trimmer
 
     rng = np.random.default_rng(sum(shape) + 7)
     proved = failing = 0
@@ -1140,7 +1140,7 @@ def test_the_proof_that_a_clue_must_stay_is_sound_and_used(shape):
         for c in np.flatnonzero(known).tolist():
             fewer = known.copy()
             fewer.flat[c] = False
-            trimmer = quiet.QuietTrimmer.of(make_problem(clues, fewer))
+            trimmer = Trimmer(make_problem(clues, fewer), proof=False)
             trimmer.load()
             trimmer.run_pairwise()
             r, q = divmod(c, shape[1])

@@ -3,10 +3,10 @@
 | module | speeds up | Python rule |
 |---|---|---|
 | basic | the single-clue rules, 64 puzzles at once, and the basic removal loop | recon.rules.closure |
-| pairwise | the subset and overlap rules, whole grid or near one clue | recon.rules.quiet |
-| elimination | exact elimination on a sparse reduced form | recon.rules.trim, recon.rules.quiet |
+| pairwise | the subset and overlap rules, whole grid or near one clue | recon.rules.trim |
+| elimination | exact elimination on a sparse reduced form | recon.rules.trim |
 | search | a short search for a second solution near a removed clue | (a complete engine decides) |
-| trim | the rules above alternating, as trimming runs them | recon.rules.quiet |
+| trim | the rules above alternating, as trimming runs them | recon.rules.trim |
 
 Every kernel gives the Python rule's answer; tests hold each pair equal. They are plain Python
 until `load` compiles them (`jit`); without numba, `AVAILABLE` is False and callers use the

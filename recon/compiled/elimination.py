@@ -1,6 +1,6 @@
 """Trimming's elimination compiled: an exact integer reduced row echelon form in sparse rows,
 kept up to date as cells are fixed, and the bounds on its rows. The Python rule is
-`recon.rules.trim` (`_eliminate`, `_bound`) and, without the proof, `recon.rules.quiet`."""
+`recon.rules.trim` (`_eliminate`, `_bound`, `_Reduced`)."""
 
 from __future__ import annotations
 

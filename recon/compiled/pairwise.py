@@ -1,5 +1,5 @@
 """The pairwise rules compiled (subset and overlap, with the basic rules); the Python rules are
-`recon.rules.quiet` (and, with the written proof, `recon.rules.trim`).
+`recon.rules.trim`'s.
 
 `pairwise_fixed` runs them to their fixpoint on a whole puzzle. `window_fixed_nearby` runs them on
 the clues near one clue only, stopping once that clue's window is fixed: a sound proof about the

@@ -2,8 +2,7 @@
 
 1. The single-clue rules run as the search's propagation (cheap, counts only).
 2. If cells stay open, trimming (pairwise rules, elimination: recon.rules.trim, run without its
-   written proof by recon.rules.quiet, which fixes the same cells faster) works on the
-   open cells alone, with the fixed cells substituted into the clues.
+   written proof) works on the open cells alone, with the fixed cells substituted into the clues.
 3. Every cell fixed so far is a fact (deduced, never guessed: no solution differs there), and
    backtracking with propagation and backjumping enumerates the rest from that state.
 
@@ -24,7 +23,7 @@ import numpy as np
 from .. import compiled
 from ..model import Problem, cell_name
 from ..result import Grade, Result, TimeUp, Verdict
-from ..rules import quiet, trim
+from ..rules import trim
 from . import backtrack
 
 NAME = "hybrid"
@@ -60,8 +59,8 @@ def deduce(
             r, c = search.clue_rc[k]
             open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
             equations.append((cell_name(r, c), open_here, search.need[k]))
-    # without the written proof (recon.rules.quiet: the same cells, faster); on a
-    # contradiction, again with it, which names the clues that clash
+    # without the written proof (the same cells, faster); on a contradiction, again with it,
+    # which names the clues that clash
     trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=False)
     if trimmer is None:
         trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=True)
@@ -79,7 +78,7 @@ def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     """Trim the open cells to the fixpoint or the deadline; on a contradiction, None (without
     the written proof) or (with it) the text that names the clash and the grade, as `trim.solve`
     gives it: the strongest rule in the trace, the clash included."""
-    trimmer = (trim.Trimmer if written else quiet.QuietTrimmer).on_cells(shape, open_cells, equations)
+    trimmer = trim.Trimmer.on_cells(shape, open_cells, equations, proof=written)
     try:
         trimmer.load()
         trimmer.run(deadline)

@@ -13,7 +13,7 @@ from .. import compiled
 from ..engines import backtrack, milp, sat
 from ..model import OPEN, Problem, is_solution, window_cells
 from ..result import Grade, Verdict
-from ..rules import quiet, trim
+from ..rules import trim
 from .options import Job
 
 
@@ -24,7 +24,7 @@ def is_basic(problem: Problem) -> bool:
 
 def is_advanced(problem: Problem) -> bool:
     """Do trimming's basic and pairwise rules alone (no elimination) fix every cell?"""
-    trimmer = quiet.QuietTrimmer.of(problem)
+    trimmer = trim.Trimmer(problem, proof=False)
     try:
         trimmer.load()
         trimmer.run_pairwise()
@@ -35,7 +35,7 @@ def is_advanced(problem: Problem) -> bool:
 
 def is_trimmed(problem: Problem, max_cells: int = trim.ELIMINATION_MAX_CELLS) -> bool:
     """Does trimming (all its rules) fix every cell? (trim's answer, without its written proof)"""
-    return quiet.QuietTrimmer.of(problem, max_cells).fixes_all()
+    return trim.Trimmer(problem, max_cells, proof=False).fixes_all()
 
 
 def is_unique(problem: Problem, time_limit: float = 10.0) -> bool:
@@ -60,13 +60,13 @@ def solves(job: Job, grade: Grade, problem: Problem) -> bool:
 def needs_elimination(job: Job, problem: Problem) -> bool:
     """Is the puzzle of the elimination grade: trimmed, and not by the pairwise rules alone? One
     run of the rules, where `is_advanced` and then `is_trimmed` would run the pairwise phase twice:
-    compiled, `compiled.trim_grade` (as hybrid grades); in Python, quiet's trimmer says whether
+    compiled, `compiled.trim_grade` (as hybrid grades); in Python, the Trimmer's grade says whether
     elimination fixed a cell (it runs the pairwise rules to their fixpoint first, so it
     eliminates only when they do not finish)."""
     max_cells = job.options.elimination_max_cells
     if job.compiled_pays(problem.cells):
         return compiled.trim_grade(problem.clues, problem.known, verdict_only=True, max_cells=max_cells)[0] is Grade.ELIMINATION
-    trimmer = quiet.QuietTrimmer.of(problem, max_cells)
+    trimmer = trim.Trimmer(problem, max_cells, proof=False)
     return trimmer.fixes_all() and trimmer.grade is Grade.ELIMINATION
 
 
@@ -97,14 +97,14 @@ def pairwise_values(job: Job, clues: np.ndarray, known: np.ndarray, start: np.nd
     """The fixpoint of trimming's basic and pairwise rules on a puzzle: each cell's value (int8,
     OPEN where not fixed), or None if the clues contradict each other; start: cells known to be
     fixed there already (a warm start, OPEN for the others). Compiled (`compiled.pairwise_fixed`)
-    or by recon.rules.quiet: the same fixpoint."""
+    or by recon.rules.trim: the same fixpoint."""
     if job.options.use_kernels:
         return compiled.pairwise_fixed(clues, known, start)
     return pairwise_values_python(clues, known, start)
 
 
 def pairwise_values_python(clues: np.ndarray, known: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
-    """`pairwise_values` by recon.rules.quiet (`compiled.pairwise_fixed`'s twin)."""
+    """`pairwise_values` by recon.rules.trim (`compiled.pairwise_fixed`'s twin)."""
     rows, cols = clues.shape
     value = np.full(clues.size, OPEN, dtype=np.int8) if start is None else np.asarray(start, dtype=np.int8).ravel().copy()
     equations = []
@@ -112,7 +112,7 @@ def pairwise_values_python(clues: np.ndarray, known: np.ndarray, start: np.ndarr
         cells = [y * cols + x for y, x in window_cells(clues.shape, int(r), int(c))]
         mines = sum(int(value[x]) for x in cells if value[x] > 0)
         equations.append(("", [x for x in cells if value[x] == OPEN], int(clues[r, c]) - mines))
-    trimmer = quiet.QuietTrimmer(clues.shape, np.flatnonzero(value == OPEN).tolist(), equations)
+    trimmer = trim.Trimmer.on_cells(clues.shape, np.flatnonzero(value == OPEN).tolist(), equations, proof=False)
     try:
         trimmer.load()
         trimmer.run_pairwise()

@@ -15,7 +15,7 @@ from .. import compiled
 from ..engines import backtrack
 from ..model import OPEN
 from ..result import Grade, TimeUp
-from ..rules import quiet
+from ..rules import trim
 from ..rules.closure import ALL, LANES, Closure, basic_closures
 from .options import GenerationFailed, Job
 from .with_sat import remove_with_sat
@@ -120,7 +120,7 @@ def group_solved(job: Job, closure: Closure, cells: list[int], clues: list[int],
     equations = closure.equations(clues)
     if grade is Grade.SEARCH:
         return not another_solution(cells, [(eq_cells, need) for _, eq_cells, need in equations], closure.truth)
-    return quiet.QuietTrimmer(closure.shape, cells, equations, job.options.elimination_max_cells).fixes_all()  # trim's answer, without the proof
+    return trim.Trimmer.on_cells(closure.shape, cells, equations, job.options.elimination_max_cells, proof=False).fixes_all()
 
 
 def another_solution(cells: list[int], equations: list[tuple[list[int], int]], truth: list[int]) -> bool:

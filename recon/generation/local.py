@@ -5,7 +5,7 @@ window, so trimming without c runs as it ran with c (a removal is safe). `must_s
 fix it even with the far cells given their value in the field, so the whole-grid rules cannot
 either (the clue must stay). Both are exact because the pairwise rules are sound and monotone.
 Each runs compiled (`recon.compiled.pairwise`) or in Python (`local_window_fixed`, on
-recon.rules.quiet), with the same answer.
+recon.rules.trim), with the same answer.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def window_fixed_nearby_python(
     on the clues in force within `radius` rows and columns of clue c, without c, over the cells
     they see and one ring around, free (or, with start, fixed where start fixes them); is c's
     window fixed at their fixpoint? The fixpoint does not depend on the order the rules run in,
-    so this is the compiled answer (tests compare). It runs recon.rules.quiet's pairwise rules,
-    not the Trimmer's: nobody reads the proof here. Contradictory clues: no proof."""
+    so this is the compiled answer (tests compare). It runs the Trimmer's pairwise rules without
+    the proof: nobody reads it here. Contradictory clues: no proof."""
     return bool(local_window_fixed(clues, known, c, radius, start))
 
 

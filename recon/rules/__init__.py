@@ -1,3 +1,3 @@
-"""The deduction rules, in Python: the single-clue closure (`closure`), trimming with its written
-proof (`trim`) and the same rules without the proof (`quiet`). Engines, the compiled kernels and
-generation build on them; each compiled kernel in `recon.compiled` has its twin here."""
+"""The deduction rules, in Python: the single-clue closure (`closure`) and trimming (`trim`, with
+or without its written proof). Engines, the compiled kernels and generation build on them; each
+compiled kernel in `recon.compiled` has its twin here."""

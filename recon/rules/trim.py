@@ -1,4 +1,4 @@
-"""Linear trimming: sound deductions on the clue equations, recorded as a readable proof.
+"""Linear trimming: sound deductions on the clue equations, and the proof they write.
 
 Every clue is an *equation*: a set of cells not yet fixed and the number of mines among them.
 The rules below fix cells or derive new equations; each is small, sound, and named. They run to a
@@ -25,25 +25,26 @@ elimination (grade "elimination"):
 
 Trimming never guesses: when it stalls, the verdict is ``undecided`` with the cells it fixed.
 
+This is the one Python statement of trimming. `Trimmer(..., proof=False)` runs the same rules
+without writing the steps down, for the callers that read only the cells and the grade (the
+hybrid engine, puzzle generation without numba); `recon.compiled` holds the compiled twin, and
+the tests hold the two equal.
+
 Elimination is not monotone in the equations: its bounds come from the rows of a reduced form,
 and one equation fewer changes those rows, so a puzzle can yield more to it with a clue fewer
 (tests/test_trim.py has a case; recon.generation.elimination allows for it).
-
-Where the proof is not read (the hybrid engine's grade, puzzle generation), `recon.rules.quiet`
-fixes the same cells faster: bit masks for the pairwise rules, and a reduced form kept from round
-to round with the cells fixed since substituted.
 """
 
 from __future__ import annotations
 
 import time
-from collections import defaultdict
 from dataclasses import dataclass
 from math import gcd
 
 import numpy as np
 
-from ..model import OPEN, Problem, cell_name, window_cells
+from .. import model
+from ..model import OPEN, Problem, cell_name
 from ..result import Grade, TimeUp
 
 BASIC, ADVANCED, ELIMINATION = 1, 2, 3
@@ -65,15 +66,14 @@ ELIMINATION_MAX_CELLS = 3000
 
 
 def overlap_rule(count_a: int, only_a: int, shared: int, count_b: int, only_b: int) -> tuple[int, int, int, int]:
-    """The overlap rule, the one Python statement of it (the Trimmer, which writes the proof, and
-    recon.rules.quiet both call it; recon.compiled.pairwise is its compiled twin). Two equations
+    """The overlap rule (recon.compiled.pairwise holds its compiled twin). Two equations
     with count_a and count_b mines share `shared` cells and have only_a and only_b cells of their
     own (both at least one). The shared cells hold between low and high mines; each private part
     is then left no choice when its equation's count equals low (no mine there: 0) or exceeds high
     by exactly its size (all mines: 1). Returns (low, high, fix_a, fix_b), a fix being 0, 1 or
     -1 for none; low > high means the two equations contradict each other."""
     # max(0, count_a - only_a, count_b - only_b) and min(shared, count_a, count_b), written out:
-    # quiet calls this for every overlapping pair, and the builtins cost more than the comparisons
+    # the Trimmer calls this for every overlapping pair, and the builtins cost more than the comparisons
     low, high = count_a - only_a, shared
     if count_b - only_b > low:
         low = count_b - only_b
@@ -117,22 +117,6 @@ class Step:
         }
 
 
-@dataclass
-class Equation:
-    """Open cells (row-major indices) holding `count` mines; `name` is a clue (r2c3) or e<k>."""
-
-    cells: frozenset[int]
-    count: int
-    name: str
-    sources: tuple[str, ...]
-    whole: bool = False  # still the clue's whole window, nothing substituted yet
-
-    @property
-    def label(self) -> str:
-        """Name the equation in a sentence: 'clue r2c3' or 'e4'."""
-        return f"clue {self.name}" if self.name.startswith("r") else self.name
-
-
 class Contradiction(Exception):
     """The clues cannot all hold; the step says which equation broke."""
 
@@ -141,55 +125,150 @@ class Contradiction(Exception):
         self.step = step
 
 
-class Trimmer:
-    """The equations of a problem and the cells fixed so far; rules mutate it and log steps.
-    max_cells: elimination runs on connected groups of open cells up to this size."""
+# -- the bookkeeping: equations as 3x3 bit masks ---------------------------------------------
+# An equation is a 3x3 bit mask (bit 3*i + j: row i, column j of the box whose top-left cell is
+# its anchor) and a count. Two equations whose anchors are at most 2 rows and columns apart are
+# compared through a table that moves a mask from one box into the other, so a pair costs a few
+# integer operations instead of set operations and a new object per equation.
 
-    def __init__(self, problem: Problem, max_cells: int = ELIMINATION_MAX_CELLS):
+_POP = [bin(m).count("1") for m in range(512)]
+
+
+def _shift_table() -> list[list[int]]:
+    """_SHIFT[(dr + 2) * 5 + dc + 2][mask]: the cells of a mask of the box anchored at (r + dr,
+    c + dc) that lie in the box anchored at (r, c), as bits of the latter."""
+    masks = np.arange(512)
+    box_rows = [(masks >> (3 * i)) & 7 for i in range(3)]
+    table = []
+    for dr in range(-2, 3):
+        for dc in range(-2, 3):
+            out = np.zeros(512, dtype=np.int64)
+            for i in range(3):
+                if 0 <= i + dr < 3:
+                    moved = (box_rows[i] << dc) & 7 if dc >= 0 else box_rows[i] >> -dc
+                    out |= moved << (3 * (i + dr))
+            table.append(out.tolist())
+    return table
+
+
+def _norm_table() -> list[tuple[int, int, int]]:
+    """_NORM[mask]: (rows down, columns right, mask) that move a nonempty mask's box so that its
+    first row and first column hold a cell: one anchor and mask for each set of cells."""
+    table = [(0, 0, 0)]
+    for mask in range(1, 512):
+        dr = dc = 0
+        while not mask & 0b000000111:
+            mask >>= 3
+            dr += 1
+        while not mask & 0b001001001:
+            mask = (mask >> 1) & 0b011011011
+            dc += 1
+        table.append((dr, dc, mask))
+    return table
+
+
+_SHIFT = _shift_table()
+_HEIGHT = [max((b // 3 + 1 for b in range(9) if m >> b & 1), default=0) for m in range(512)]
+_WIDTH = [max((b % 3 + 1 for b in range(9) if m >> b & 1), default=0) for m in range(512)]
+_NORM = _norm_table()
+_OFFSETS: dict[int, list[tuple[int, ...]]] = {}  # columns -> for each mask, its cells' offsets
+
+
+def _offsets(cols: int) -> list[tuple[int, ...]]:
+    """For each mask, the row-major offsets of its cells from the anchor, on a grid this wide."""
+    if cols not in _OFFSETS:
+        _OFFSETS[cols] = [tuple((b // 3) * cols + b % 3 for b in range(9) if m >> b & 1) for m in range(512)]
+    return _OFFSETS[cols]
+
+
+class Trimmer:
+    """Trim the open cells of a grid: `load`, `run`, then read `value`, `is_done`, `grade` and,
+    with the proof, `steps`. The rules can also be run one phase at a time (`rule_basic`,
+    `rule_pairwise`, `rule_elimination`: each returns whether it made progress).
+
+    proof: write each step down (the trace `recon explain` prints). Without it the same rules
+    fix the same cells in the same order, a little faster, and a contradiction says only that the
+    clues clash. max_cells: elimination runs on connected groups of open cells up to this size.
+    """
+
+    def __init__(self, problem: Problem, max_cells: int = ELIMINATION_MAX_CELLS, *, proof: bool = True):
         rows, cols = problem.shape
-        self.problem = problem
-        self._setup(problem.shape, np.full(rows * cols, OPEN, dtype=np.int8), max_cells)
-        for r, c in np.argwhere(problem.known):
-            r, c = int(r), int(c)
-            cells = frozenset(rr * cols + cc for rr, cc in window_cells(problem.shape, r, c))
-            self.clue_equations.append((cell_name(r, c), cells, int(problem.clues[r, c])))
+        clues = [(cell_name(*rc), [y * cols + x for y, x in cells], count) for rc, cells, count in model.equations(problem)]
+        self._setup(problem.shape, range(rows * cols), clues, max_cells, proof)
 
     @classmethod
-    def on_cells(cls, shape: tuple[int, int], open_cells, equations, max_cells: int = ELIMINATION_MAX_CELLS) -> "Trimmer":
+    def on_cells(cls, shape: tuple[int, int], open_cells, equations, max_cells: int = ELIMINATION_MAX_CELLS,
+                 *, proof: bool = True) -> "Trimmer":
         """A trimmer for some open cells of a grid, the others fixed already (their values unused).
 
-        equations: (name, open cells as row-major indices, mines among them), e.g. clues with
-        the fixed cells substituted. Puzzle generation trims one group of open cells this way.
+        equations: (name, open cells as row-major indices, mines among them), the cells of each
+        inside one 3x3 window: clues with the fixed cells substituted, say. Puzzle generation and
+        the hybrid engine trim the cells left open this way.
         """
-        value = np.zeros(shape[0] * shape[1], dtype=np.int8)
-        value[list(open_cells)] = OPEN
         trimmer = cls.__new__(cls)
-        trimmer.problem = None
-        trimmer._setup(shape, value, max_cells)
-        trimmer.clue_equations = [(name, frozenset(cells), count) for name, cells, count in equations]
+        trimmer._setup(shape, open_cells, equations, max_cells, proof)
         return trimmer
 
-    def _setup(self, shape: tuple[int, int], value: np.ndarray, max_cells: int) -> None:
-        self.cols = shape[1]
+    def _setup(self, shape, open_cells, equations, max_cells, proof) -> None:
+        self.rows, self.cols = shape
         self.max_cells = max_cells
-        self.value = value  # 0, 1, or OPEN (private)
-        self.equations: dict[int, Equation] = {}
-        self.by_cell: defaultdict[int, set[int]] = defaultdict(set)
-        self.by_cells: dict[frozenset[int], int] = {}
+        self.proof = proof
+        self._value = [0] * (self.rows * self.cols)  # 0, 1, or OPEN
+        for x in open_cells:
+            self._value[x] = OPEN
+        self.open = self._value.count(OPEN)
         self.steps: list[Step] = []
-        self.pending: list[int] = []  # equations added or changed since the basic rules last looked
-        self.unpaired: set[int] = set()  # equations added or changed since the pairwise rules last looked
-        self.next_key = 0
-        self.derived_count = 0
-        self.clue_equations: list[tuple[str, frozenset[int], int]] = []
+        self.level = 0  # the strongest rule that fixed a cell or derived an equation
+        self.eliminated = False  # did elimination fix a cell?
         self.timed_out = False  # did run() stop at its deadline (rules left to apply)?
+        self._offsets = _offsets(self.cols)
+        self._input = [(name, list(cells), count) for name, cells, count in equations]
+        # the equations, by number in the order they were made; an equation never changes:
+        # fixing one of its cells kills it and adds one without the cell
+        self._ar: list[int] = []
+        self._ac: list[int] = []
+        self._msk: list[int] = []
+        self._cnt: list[int] = []
+        self._alive: list[bool] = []
+        self._label: list[int] = []  # index into _names: the clue or e<k> it stems from
+        self._names: list[str] = []
+        self._loaded = 0  # equations 0.._loaded-1 are the clues as given (whole)
+        self._derived = 0
+        self._derived_from: dict[str, tuple[str, str]] = {}  # e<k> -> the two it came from (proof)
+        # by anchor (row-major): the equations anchored there, dead ones too
+        self._at: list[list[int] | None] = [None] * (self.rows * self.cols)
+        self._key: dict[int, int] = {}  # anchor * 512 + mask -> the live equation on those cells
+        self._dead = 0
+        self._basic_at = 0  # the first equation the basic rules have not looked at
+        self._pair_at = 0  # the first equation the pairwise rules have not looked at
+        self._fixed: list[int] = []  # every cell fixed, in order
+        self._reduced: _Reduced | None = None
+        self._synced = 0  # how many of _fixed the reduced form has taken in
 
-    def load(self) -> None:
-        """Add one equation per clue (raises Contradiction for a clue its window cannot hold)."""
-        for name, cells, count in self.clue_equations:
-            self.add(Equation(cells, count, name, (), whole=True))
+    # -- reading the state -----------------------------------------------------------------
+    @property
+    def value(self) -> np.ndarray:
+        """Each cell's value: 0, 1, or OPEN (a new int8 array)."""
+        return np.array(self._value, dtype=np.int8)
 
-    # -- helpers ---------------------------------------------------------------------------
+    @property
+    def is_done(self) -> bool:
+        """Is every cell fixed?"""
+        return self.open == 0
+
+    def all_fixed(self, cells) -> bool:
+        """Are these cells (row-major indices) all fixed?"""
+        return all(self._value[x] >= 0 for x in cells)
+
+    @property
+    def grade(self) -> Grade:
+        """The grade the rules run so far show: the strongest rule that fixed a cell or derived
+        an equation, once every cell is fixed (search while cells are open)."""
+        if self.open:
+            return Grade.SEARCH
+        return GRADES[max(self.level, BASIC)]
+
+    # -- naming (for the proof) ------------------------------------------------------------
     def name(self, cell: int) -> str:
         """Name a cell r<row>c<col>, 1-based."""
         return cell_name(*divmod(cell, self.cols))
@@ -198,277 +277,388 @@ class Trimmer:
         """Name cells in row-major order, separated by spaces."""
         return " ".join(self.name(c) for c in sorted(cells))
 
-    def add(self, eq: Equation) -> int | None:
-        """Add an equation unless one on the same cells exists; return its id or None."""
-        if not eq.cells:
-            if eq.count != 0:
-                self.contradict(eq)
-            return None
-        if eq.cells in self.by_cells:
-            other = self.equations[self.by_cells[eq.cells]]
-            if other.count != eq.count:
-                self.contradict(eq, other)
-            return None
-        if eq.count < 0 or eq.count > len(eq.cells):
-            self.contradict(eq)
-        key = self.next_key
-        self.next_key += 1
-        self.pending.append(key)
-        self.unpaired.add(key)
-        self.equations[key] = eq
-        self.by_cells[eq.cells] = key
-        for c in eq.cells:
-            self.by_cell[c].add(key)
-        return key
+    def _cells(self, ar: int, ac: int, mask: int) -> list[int]:
+        a = ar * self.cols + ac
+        return [a + off for off in self._offsets[mask]]
 
-    def remove(self, key: int) -> None:
-        """Drop an equation."""
-        eq = self.equations.pop(key)
-        del self.by_cells[eq.cells]
-        for c in eq.cells:
-            self.by_cell[c].discard(key)
+    def _label_of(self, e: int) -> str:
+        """Name equation e in a sentence: 'clue r2c3' or 'e4'."""
+        name = self._names[self._label[e]]
+        return f"clue {name}" if name.startswith("r") else name
 
-    def contradict(self, eq: Equation, other: Equation | None = None) -> None:
-        """Raise Contradiction for an equation that cannot hold. A derived equation (e<k>) is
-        traced back to the clues it came from, so that the message stands without the proof."""
-        if other is not None:
-            text = (
-                f"{eq.name} and {other.name} both speak of {self.names(eq.cells)} "
-                f"but ask for {eq.count} and {other.count} mines"
-            )
-            sources = (eq.name, other.name)
-        elif eq.count < 0:
-            text = f"{eq.name} is exceeded: its cells already hold {-eq.count} mine(s) too many"
-            sources = (eq.name,)
-        else:
-            text = (
-                f"{eq.name} cannot be met: it needs {eq.count} more mine(s) "
-                f"but only {len(eq.cells)} cell(s) are open: {self.names(eq.cells)}"
-            )
-            sources = (eq.name,)
-        raise Contradiction(Step("contradiction", (), (), sources, text + self._origin(sources)))
-
-    def _origin(self, names) -> str:
-        """' (e3 and e5 from clues r1c1, r1c2, r2c2)' when some of the named equations are
-        derived (by the subset rule, whose steps name what each e<k> came from), else ''."""
-        derived_from = {step.derived: step.sources for step in self.steps if step.derived}
-        derived = sorted((n for n in set(names) if n in derived_from), key=_name_key)
-        if not derived:
-            return ""
-        clues: set[str] = set()
-        todo = list(names)
-        while todo:
-            name = todo.pop()
-            if name in derived_from:
-                todo.extend(derived_from[name])
-            else:
-                clues.add(name)
-        return f" ({' and '.join(derived)} from clues {_list(clues)})"
-
-    def fix(self, cells, v: int) -> None:
-        """Fix cells to v and substitute them into every equation (rule: substitute)."""
-        for cell in cells:
-            if self.value[cell] >= 0:
-                if self.value[cell] != v:
-                    raise Contradiction(
-                        Step("contradiction", (), (), (), f"{self.name(cell)} would have to be both empty and a mine")
-                    )
-                continue
-            self.value[cell] = v
-            for key in list(self.by_cell[cell]):
-                eq = self.equations[key]
-                self.remove(key)
-                self.add(Equation(eq.cells - {cell}, eq.count - v, eq.name, eq.sources))
-
-    def log(self, rule: str, cells, v, sources, text: str, derived: str | None = None) -> None:
+    def _log(self, rule: str, cells, v, sources, text: str, derived: str | None = None) -> None:
         """Record a step that fixed cells (to v, or to the values given per cell)."""
         cells = sorted(cells)
         values = tuple(v) if isinstance(v, (list, tuple)) else (v,) * len(cells)
         rc = tuple(divmod(c, self.cols) for c in cells)
         self.steps.append(Step(rule, rc, values, tuple(sources), text, derived))
 
-    @property
-    def is_done(self) -> bool:
-        """Is every cell fixed?"""
-        return bool((self.value >= 0).all())
+    def _clash(self, sources, text) -> Contradiction:
+        """The contradiction to raise: with the proof, text() names what broke, and a derived
+        equation is traced back to the clues it came from, so that the message stands alone."""
+        if not self.proof:
+            return Contradiction(Step("contradiction", (), (), (), "the clues contradict each other"))
+        return Contradiction(Step("contradiction", (), (), tuple(sources), text() + self._origin(sources)))
 
-    @property
-    def grade(self) -> str:
-        """As recon.rules.quiet's: advanced when the rules run so far fixed every cell without
-        elimination, elimination with it, search when cells are still open (the single-clue
-        rules alone are the caller's to tell)."""
-        if not self.is_done:
-            return Grade.SEARCH
-        return Grade.ELIMINATION if any(step.level == ELIMINATION for step in self.steps) else Grade.ADVANCED
+    def _origin(self, names) -> str:
+        """' (e3 and e5 from clues r1c1, r1c2, r2c2)' when some of the named equations are
+        derived, else ''."""
+        derived = sorted((n for n in set(names) if n in self._derived_from), key=_name_key)
+        if not derived:
+            return ""
+        clues: set[str] = set()
+        todo = list(names)
+        while todo:
+            name = todo.pop()
+            if name in self._derived_from:
+                todo.extend(self._derived_from[name])
+            else:
+                clues.add(name)
+        return f" ({' and '.join(derived)} from clues {_list(clues)})"
+
+    def _broken(self, label: int, ar: int, ac: int, mask: int, count: int, other: int | None = None) -> Contradiction:
+        """An equation that cannot hold: a count out of 0..cells, or another equation on the
+        same cells asking for another count."""
+        if not self.proof:
+            return self._clash((), str)
+        name = self._names[label]
+        cells = self._cells(ar, ac, mask)
+        if other is not None:
+            oname = self._names[self._label[other]]
+            return self._clash((name, oname), lambda: (
+                f"{name} and {oname} both speak of {self.names(cells)} but ask for {count} and {self._cnt[other]} mines"))
+        if count < 0:
+            return self._clash((name,), lambda: f"{name} is exceeded: its cells already hold {-count} mine(s) too many")
+        return self._clash((name,), lambda: (
+            f"{name} cannot be met: it needs {count} more mine(s) but only {len(cells)} cell(s) are open: {self.names(cells)}"))
+
+    # -- equations -------------------------------------------------------------------------
+    def _add(self, ar: int, ac: int, mask: int, count: int, label: int) -> bool:
+        """Add the equation on a mask's cells unless one on the same cells lives; was it new?"""
+        if not mask:
+            if count:
+                raise self._broken(label, ar, ac, mask, count)
+            return False
+        dr, dc, mask = _NORM[mask]
+        ar += dr
+        ac += dc
+        if count < 0 or count > _POP[mask]:
+            raise self._broken(label, ar, ac, mask, count)
+        a = ar * self.cols + ac
+        e = self._key.get(a * 512 + mask)
+        if e is not None:
+            if self._cnt[e] != count:
+                raise self._broken(label, ar, ac, mask, count, other=e)
+            return False
+        e = len(self._msk)
+        self._ar.append(ar)
+        self._ac.append(ac)
+        self._msk.append(mask)
+        self._cnt.append(count)
+        self._alive.append(True)
+        self._label.append(label)
+        self._key[a * 512 + mask] = e
+        here = self._at[a]
+        if here is None:
+            self._at[a] = [e]
+        else:
+            here.append(e)
+        return True
+
+    def _add_cells(self, cells, count: int, label: int) -> None:
+        """Add the equation on cells given as row-major indices (inside one 3x3 window)."""
+        if not cells:
+            self._add(0, 0, 0, count, label)
+            return
+        places = [divmod(x, self.cols) for x in cells]
+        ar, ac = min(r for r, _ in places), min(c for _, c in places)
+        mask = 0
+        for r, c in places:
+            if r - ar > 2 or c - ac > 2:
+                raise ValueError(f"an equation's cells must lie in one 3x3 window: {self.names(cells)}")
+            mask |= 1 << ((r - ar) * 3 + c - ac)
+        self._add(ar, ac, mask, count, label)
+
+    def _fix(self, x: int, v: int) -> None:
+        """Fix cell x to v (rule: substitute): every equation holding it is replaced by one
+        without it."""
+        value = self._value
+        if value[x] >= 0:
+            if value[x] != v:
+                raise self._clash((), lambda: f"{self.name(x)} would have to be both empty and a mine")
+            return
+        value[x] = v
+        self.open -= 1
+        self._fixed.append(x)
+        cols, at, msk, alive = self.cols, self._at, self._msk, self._alive
+        xr, xc = divmod(x, cols)
+        for i in range(3):
+            ar = xr - i
+            if ar < 0:
+                break
+            for j in range(3):
+                ac = xc - j
+                if ac < 0:
+                    break
+                here = at[ar * cols + ac]
+                if not here:
+                    continue
+                bit = 1 << (i * 3 + j)
+                for e in here:  # an equation added meanwhile lacks the bit
+                    m = msk[e]
+                    if m & bit and alive[e]:
+                        alive[e] = False
+                        self._dead += 1
+                        del self._key[(ar * cols + ac) * 512 + m]
+                        self._add(ar, ac, m & ~bit, self._cnt[e] - v, self._label[e])
+
+    def _fix_mask(self, ar: int, ac: int, mask: int, v: int) -> None:
+        a = ar * self.cols + ac
+        for off in self._offsets[mask]:
+            self._fix(a + off, v)
+
+    def _drop_dead(self) -> None:
+        """Forget the dead equations in the lists by anchor (once half are dead)."""
+        alive = self._alive
+        self._at = [None if here is None else [e for e in here if alive[e]] for here in self._at]
+        self._dead = 0
 
     # -- rules -----------------------------------------------------------------------------
+    def _basic(self, e: int) -> None:
+        """all-empty or all-mines on equation e (its count is 0 or its number of cells)."""
+        ar, ac, mask, count = self._ar[e], self._ac[e], self._msk[e], self._cnt[e]
+        v = 0 if count == 0 else 1
+        if self.level < BASIC:
+            self.level = BASIC
+        if self.proof:
+            cells = self._cells(ar, ac, mask)
+            label, n, shown = self._label_of(e), len(cells), self.names(cells)
+            if e < self._loaded:  # the clue's whole window, nothing substituted yet
+                said = "holds no mine" if v == 0 else "is full"
+                text = f"{label} = {count}: its window {shown} {said} -> {_all(n, v)}"
+            elif v == 0:
+                text = f"{label} has no mine left for {shown} -> {_all(n, 0)}"
+            else:
+                text = f"{label} still needs {count} mine(s) and has just {n} open cell(s) {shown} -> {_all(n, 1)}"
+            self._log("all-empty" if v == 0 else "all-mines", cells, v, (self._names[self._label[e]],), text)
+        self._fix_mask(ar, ac, mask, v)
+
     def rule_basic(self) -> bool:
-        """Apply all-empty and all-mines to every changed equation until nothing changes."""
-        progress = False
-        while self.pending:
-            eq = self.equations.get(self.pending.pop())
-            if eq is None:
-                continue
-            if eq.count == 0:
-                cells = sorted(eq.cells)
-                if eq.whole:
-                    text = f"{eq.label} = 0: its window {self.names(cells)} holds no mine -> {_all(len(cells), 0)}"
-                else:
-                    text = f"{eq.label} has no mine left for {self.names(cells)} -> {_all(len(cells), 0)}"
-                self.log("all-empty", cells, 0, (eq.name,), text)
-                self.fix(cells, 0)
-                progress = True
-            elif eq.count == len(eq.cells):
-                cells = sorted(eq.cells)
-                if eq.whole:
-                    text = f"{eq.label} = {eq.count}: its window {self.names(cells)} is full -> {_all(len(cells), 1)}"
-                else:
-                    text = (
-                        f"{eq.label} still needs {eq.count} mine(s) and has just {len(cells)} open "
-                        f"cell(s) {self.names(cells)} -> {_all(len(cells), 1)}"
-                    )
-                self.log("all-mines", cells, 1, (eq.name,), text)
-                self.fix(cells, 1)
-                progress = True
-        return progress
+        """Apply all-empty and all-mines to every equation not looked at yet (those they make
+        too) until none is left; did they fix a cell?"""
+        before = self.open
+        msk, cnt, alive = self._msk, self._cnt, self._alive
+        e = self._basic_at
+        while e < len(msk):
+            if alive[e] and (cnt[e] == 0 or cnt[e] == _POP[msk[e]]):
+                self._basic(e)
+            e += 1
+        self._basic_at = e
+        return self.open < before
 
-    def rule_pairwise(self) -> bool:
-        """Apply subset and overlap to pairs of overlapping equations, the basic rules after each fix.
+    def rule_pairwise(self, deadline: float | None = None) -> bool:
+        """Apply subset and overlap (and the basic rules) to their fixpoint; did they fix a cell
+        or derive an equation?
 
-        Only pairs with an equation added or changed since the last call are looked at: a pair of
-        unchanged equations gave all it can the first time (and substitution replaces an equation
-        by a new one, so a change is always a new key).
-        """
-        progress = False
-        todo = sorted(self.unpaired)
-        self.unpaired = set()
-        done: set[int] = set()
-        for key in todo:
-            if key not in self.equations:
+        Each equation is looked at once, in the order made: the basic rules, then the pairwise
+        rules with every earlier equation sharing a cell with it (a later one meets it when that
+        one is looked at: each pair once). An equation never changes (fixing a cell replaces it
+        by a new one, looked at in its turn), so a pair gives all it can the first time."""
+        before_open, before_made = self.open, self._derived
+        msk, cnt, alive = self._msk, self._cnt, self._alive
+        e = self._pair_at
+        while e < len(msk):
+            if not alive[e]:
+                e += 1
                 continue
-            done.add(key)
-            partners = set().union(*(self.by_cell[c] for c in self.equations[key].cells)) - done
-            for other in sorted(partners):
-                a, b = self.equations.get(key), self.equations.get(other)
-                if a is None:
-                    break
-                if b is None:
+            if e & 511 == 0:
+                if deadline is not None and time.perf_counter() > deadline:
+                    self.timed_out = True
+                    raise TimeUp
+                if self._dead > 256 and 2 * self._dead > len(self._key):
+                    self._drop_dead()
+            ce = cnt[e]
+            if ce == 0 or ce == _POP[msk[e]]:
+                self._basic(e)
+            else:
+                self._pair(e)
+            e += 1
+        self._pair_at = self._basic_at = e
+        return self.open < before_open or self._derived > before_made
+
+    def _pair(self, e: int) -> None:
+        """Compare equation e with every earlier live equation sharing a cell with it, until e
+        dies (a later one meets e when that one is looked at, if e still lives: so every two
+        equations that live at the end were compared)."""
+        msk, cnt, alive, at = self._msk, self._cnt, self._alive, self._at
+        cols, overlap = self.cols, overlap_rule
+        er, ec, mine, ce = self._ar[e], self._ac[e], msk[e], cnt[e]
+        # the boxes that can hold a cell of e: anchored up to 2 rows and columns before its
+        # first cell, and not after its last (its mask is normalised: it starts at the anchor)
+        last_r, last_c = er + _HEIGHT[mine] - 1, ec + _WIDTH[mine] - 1
+        first_c = ec - 2 if ec >= 2 else 0
+        for pr in range(er - 2 if er >= 2 else 0, last_r + 1):
+            d_row = (pr - er + 2) * 5 + 2 - ec
+            for pc in range(first_c, last_c + 1):
+                here = at[pr * cols + pc]
+                if not here:
                     continue
-                if a.cells < b.cells or b.cells < a.cells:
-                    small, big = (a, b) if a.cells < b.cells else (b, a)
-                    rest = big.cells - small.cells
-                    if rest in self.by_cells:
+                d = d_row + pc
+                into_e, into_f = _SHIFT[d], _SHIFT[24 - d]
+                for f in here:  # in the order made: the earlier ones only
+                    if f >= e:
+                        break
+                    if not alive[f]:
                         continue
-                    self.derived_count += 1
-                    name = f"e{self.derived_count}"
-                    self.steps.append(
-                        Step(
-                            "subset",
-                            (),
-                            (),
-                            (small.name, big.name),
-                            f"the open cells of {small.label} lie inside those of {big.label}, so the rest, "
-                            f"{self.names(rest)}, hold {big.count} - {small.count} = {big.count - small.count} mine(s) "
-                            f"(call this {name})",
-                            name,
-                        )
-                    )
-                    self.add(Equation(rest, big.count - small.count, name, (small.name, big.name)))
-                    progress |= self.rule_basic()
-                elif self.overlap(a, b) if key < other else self.overlap(b, a):
-                    progress = True
-                    self.rule_basic()
-        return progress
+                    mf = msk[f]
+                    other = into_e[mf]
+                    shared = mine & other
+                    if not shared:
+                        continue
+                    only_e, only_f = mine & ~other, mf & ~into_f[mine]
+                    cf = cnt[f]
+                    if not only_e:  # subset: the rest of f is an equation
+                        self._subset(e, f, pr, pc, only_f, cf - ce)
+                    elif not only_f:
+                        self._subset(f, e, er, ec, only_e, ce - cf)
+                    else:  # overlap: bound the shared mines; fix private parts left no choice
+                        low, high, fix_e, fix_f = overlap(ce, _POP[only_e], _POP[shared], cf, _POP[only_f])
+                        if low > high or fix_e >= 0 or fix_f >= 0:
+                            self._overlap(f, e, (pr, pc, only_f, fix_f), (er, ec, only_e, fix_e), shared, low, high)
+                    if not alive[e]:
+                        return
 
-    def overlap(self, a: Equation, b: Equation) -> bool:
-        """Bound the shared mines of two equations and fix private cells that have no choice left."""
-        shared = a.cells & b.cells
-        ns = len(shared)
-        na, nb = len(a.cells) - ns, len(b.cells) - ns  # the private parts' sizes
-        if not na or not nb:
-            return False
-        low, high, fix_a, fix_b = overlap_rule(a.count, na, ns, b.count, nb)
+    def _subset(self, small: int, big: int, ar: int, ac: int, mask: int, count: int) -> None:
+        """subset: big's cells outside small's (a mask anchored at ar, ac) hold count mines."""
+        if not self.proof:  # no name needed: the label is read for the proof only
+            if self._add(ar, ac, mask, count, 0):
+                self._derived += 1
+                if self.level < ADVANCED:
+                    self.level = ADVANCED
+                self.rule_basic()
+            return
+        dr, dc, m = _NORM[mask]
+        known = self._key.get(((ar + dr) * self.cols + ac + dc) * 512 + m)
+        if known is not None and self._cnt[known] == count:
+            return  # an equation we have
+        self._derived += 1
+        name = f"e{self._derived}"
+        label = len(self._names)
+        self._names.append(name)
+        if self.level < ADVANCED:
+            self.level = ADVANCED
+        if self.proof:
+            sources = (self._names[self._label[small]], self._names[self._label[big]])
+            self._derived_from[name] = sources
+            s, b = self._label_of(small), self._label_of(big)
+            cs, cb = self._cnt[small], self._cnt[big]
+            text = (
+                f"the open cells of {s} lie inside those of {b}, so the rest, {self.names(self._cells(ar, ac, mask))}, "
+                f"hold {cb} - {cs} = {count} mine(s) (call this {name})"
+            )
+            self.steps.append(Step("subset", (), (), sources, text, name))
+        if self._add(ar, ac, mask, count, label):
+            self.rule_basic()  # what the new equation gives at once, so the proof reads in order
+
+    def _overlap(self, a: int, b: int, part_a, part_b, shared: int, low: int, high: int) -> None:
+        """overlap: a and b share cells (`shared`, a mask of b's box) holding low to high mines;
+        each part (anchor row, column, private mask, value or -1) left no choice is fixed."""
+        na, nb = self._names[self._label[a]], self._names[self._label[b]]
+        br, bc = self._ar[b], self._ac[b]
         if low > high:
-            self.contradict_pair(a, b, low, high)
-        fixes = []
-        for eq, v in ((a, fix_a), (b, fix_b)):
-            if v >= 0:  # most pairs fix nothing: the part's text is made only here
-                only = eq.cells - shared
+            raise self._clash((na, nb), lambda: f"{na} and {nb} would need between {low} and {high} mines in their shared cells")
+        if self.level < ADVANCED:
+            self.level = ADVANCED
+        parts = [(part, e) for part, e in ((part_a, a), (part_b, b)) if part[3] >= 0]
+        if self.proof:  # both follow from the same bounds: log both, then fix
+            la, lb = self._label_of(a), self._label_of(b)
+            held = f"{low} to {high}" if high != low else f"{low}"
+            for (ar, ac, mask, v), e in parts:
+                only = self._cells(ar, ac, mask)
                 what = "no mine" if v == 0 else f"all {len(only)} mine(s)"
                 text = (
-                    f"{a.label} and {b.label} share {self.names(shared)}, which hold "
-                    + (f"{low} to {high}" if high != low else f"{low}")
-                    + f" mine(s); so {self.names(only)}, seen only by {eq.label}, hold {what}"
-                    + f" -> {_all(len(only), v)}"
+                    f"{la} and {lb} share {self.names(self._cells(br, bc, shared))}, which hold {held} mine(s); "
+                    f"so {self.names(only)}, seen only by {self._label_of(e)}, hold {what} -> {_all(len(only), v)}"
                 )
-                fixes.append((only, v, text))
-        for only, v, text in fixes:  # both follow from the same bounds: log both, then fix
-            self.log("overlap", only, v, (a.name, b.name), text)
-        for only, v, _ in fixes:
-            self.fix(only, v)
-        return bool(fixes)
-
-    def contradict_pair(self, a: Equation, b: Equation, low: int, high: int) -> None:
-        """Raise Contradiction for two equations whose shared part cannot be filled."""
-        text = f"{a.name} and {b.name} would need between {low} and {high} mines in their shared cells"
-        raise Contradiction(Step("contradiction", (), (), (a.name, b.name), text))
+                self._log("overlap", only, v, (na, nb), text)
+        for (ar, ac, mask, v), _ in parts:
+            self._fix_mask(ar, ac, mask, v)
+        self.rule_basic()
 
     def rule_elimination(self) -> bool:
-        """Eliminate exactly within each connected group of open equations and bound every row."""
-        for group in self.groups():
-            if len(group["cells"]) > self.max_cells:
+        """Eliminate exactly within each connected group of open equations (up to max_cells open
+        cells) and bound every row; did that fix a cell? The reduced form is kept from round to
+        round, with the cells fixed since substituted: it is unique, so it is the one a fresh
+        elimination would give."""
+        if self.open <= self.max_cells:
+            if self._reduced is None:
+                self._reduced = _Reduced(self._live_rows())
+            else:
+                self._reduced.substitute({c: self._value[c] for c in self._fixed[self._synced :]})
+            self._synced = len(self._fixed)
+            bounded = self._reduced.bound_changed()
+        else:  # some groups may be small enough: each from scratch (this is rare and large)
+            bounded = []
+            for cells, eqs in self._groups():
+                if len(cells) <= self.max_cells:
+                    bounded += _Reduced(self._live_rows(eqs)).bound_changed()
+        found: dict[int, int] = {}
+        for coefs, rhs, sources, fixed in bounded:
+            if fixed is None:
+                raise self._clash(_sorted_names(sources), lambda: (
+                    f"combining {_list(sources)} gives {self.show(coefs, rhs)}, which 0/1 cells cannot meet"))
+            fixed = {c: v for c, v in fixed.items() if self._value[c] < 0 and found.get(c) != v}
+            if not fixed:
                 continue
-            rows = []
-            for key in group["equations"]:
-                eq = self.equations[key]
-                rows.append(({c: 1 for c in eq.cells}, eq.count, {eq.name}))
-            reduced = _eliminate(rows)
-            found: dict[int, int] = {}
-            for coefs, rhs, sources in reduced:
-                fixed = _bound(coefs, rhs)
-                if fixed is None:
-                    text = f"combining {_list(sources)} gives {self.show(coefs, rhs)}, which 0/1 cells cannot meet"
-                    text += self._origin(sources)
-                    raise Contradiction(Step("contradiction", (), (), tuple(sorted(sources, key=_name_key)), text))
-                fixed = {c: v for c, v in fixed.items() if c not in found}
-                if not fixed:
-                    continue
+            for c, v in fixed.items():
+                if c in found:
+                    raise self._clash(_sorted_names(sources), lambda: (
+                        f"combining {_list(sources)} gives {self.show(coefs, rhs)}, "
+                        f"so {self.name(c)} would have to be both empty and a mine"))
+            found.update(fixed)
+            if self.proof:
                 cells = sorted(fixed)
                 shown = ", ".join(f"{self.name(c)} = {fixed[c]}" for c in cells)
                 text = f"combining {_list(sources)} gives {self.show(coefs, rhs)}; with 0/1 cells: {shown}"
-                self.log("elimination", cells, [fixed[c] for c in cells], sorted(sources, key=_name_key), text)
-                found.update(fixed)
-            if found:
-                for c, v in sorted(found.items()):  # in cell order, whatever order the rows came in
-                    self.fix([c], v)
-                return True
-        return False
+                self._log("elimination", cells, [fixed[c] for c in cells], _sorted_names(sources), text)
+        for c, v in sorted(found.items()):  # in cell order, whatever order the rows came in
+            self._fix(c, v)
+        if found:
+            self.level = ELIMINATION
+            self.eliminated = True
+        return bool(found)
 
-    def groups(self) -> list[dict[str, set[int]]]:
-        """Return the connected groups of open equations (sharing cells)."""
-        seen: set[int] = set()
-        out = []
-        for start in sorted(self.equations):
-            if start in seen:
-                continue
-            todo, eqs, cells = [start], set(), set()
-            seen.add(start)
-            while todo:
-                key = todo.pop()
-                eqs.add(key)
-                for c in self.equations[key].cells:
-                    if c in cells:
-                        continue
-                    cells.add(c)
-                    for other in self.by_cell[c]:
-                        if other not in seen:
-                            seen.add(other)
-                            todo.append(other)
-            out.append({"equations": eqs, "cells": cells})
-        return out
+    def _live_rows(self, keep=None):
+        """The live equations (of `keep` only, if given) as elimination's rows ({cell: 1},
+        count, names: with the proof only), in the order made."""
+        msk, names, label, cols, offsets = self._msk, self._names, self._label, self.cols, self._offsets
+        chosen = (e for e in range(len(msk)) if self._alive[e]) if keep is None else sorted(keep)
+        rows = []
+        for e in chosen:
+            a = self._ar[e] * cols + self._ac[e]
+            rows.append(({a + off: 1 for off in offsets[msk[e]]}, self._cnt[e], (names[label[e]],) if self.proof else ()))
+        return rows
+
+    def _groups(self) -> list[tuple[set[int], set[int]]]:
+        """The connected groups of live equations (sharing cells): (cells, equations) each."""
+        joined = model.Groups()
+        cells_of = {}
+        for e, m in enumerate(self._msk):
+            if self._alive[e]:
+                cells_of[e] = self._cells(self._ar[e], self._ac[e], m)
+                joined.join(cells_of[e])
+        groups: dict[int, tuple[set[int], set[int]]] = {}
+        for e, cells in cells_of.items():
+            cells_here, eqs = groups.setdefault(joined.find(cells[0]), (set(), set()))
+            cells_here.update(cells)
+            eqs.add(e)
+        return list(groups.values())
 
     def show(self, coefs: dict[int, int], rhs: int) -> str:
-        """Write a linear equation over cells, e.g. 'r2c2 - r3c5 = 1'."""
+        """Write a linear equation over cells in lowest terms, e.g. 'r2c2 - r3c5 = 1'."""
+        g = gcd(*coefs.values(), rhs) if coefs else 1
+        if g > 1:
+            coefs, rhs = {c: a // g for c, a in coefs.items()}, rhs // g
         terms = []
         for c in sorted(coefs):
             a = coefs[c]
@@ -478,23 +668,103 @@ class Trimmer:
         text = " ".join(terms).removeprefix("+ ")
         if text.startswith("- "):
             text = "-" + text[2:]
-        return f"{text} = {rhs}"
+        return f"{text or '0'} = {rhs}"
 
     # -- driver ----------------------------------------------------------------------------
+    def load(self) -> None:
+        """Add one equation per clue (raises Contradiction for a clue its window cannot hold)."""
+        for name, cells, count in self._input:
+            self._names.append(name)
+            self._add_cells(cells, count, len(self._names) - 1)
+        self._loaded = len(self._msk)
+
     def run(self, deadline: float | None = None) -> None:
-        """Apply the rules, weakest first, until every cell is fixed or nothing applies."""
+        """Apply the rules, weakest first, until every cell is fixed or nothing applies: the
+        basic rules to a standstill, then the pairwise rules to their fixpoint, then a round of
+        elimination, and again from the basic rules on what it fixed. So the strongest rule in
+        the trace is the one the puzzle needs."""
         self.rule_basic()
-        while not self.is_done:
+        while self.open:
+            self.rule_pairwise(deadline)
+            if not self.open:
+                return
             if deadline is not None and time.perf_counter() > deadline:
                 self.timed_out = True
                 raise TimeUp
-            # equations the last pass derived have not been paired yet: pair them before moving on
-            if self.rule_pairwise() or self.unpaired:
-                continue
-            if self.rule_elimination():
-                self.rule_basic()
-                continue
-            return
+            if not self.rule_elimination():
+                return
+            self.rule_basic()
+
+    def run_pairwise(self) -> None:
+        """The basic and pairwise rules alone, to their fixpoint (no elimination), once loaded."""
+        self.rule_basic()
+        self.rule_pairwise()
+
+    def fixes_all(self, deadline: float | None = None) -> bool:
+        """Load and run; does trimming fix every cell (False on a contradiction)?"""
+        try:
+            self.load()
+            self.run(deadline)
+        except Contradiction:
+            return False
+        return self.is_done
+
+
+class _Reduced:
+    """A reduced row echelon form of 0/1 equations, kept reduced as cells are fixed. Each row is
+    {cell: coefficient}, a right side and its sources (a bit mask over `names`). A row that only
+    loses cells is not rescaled as `_eliminate` scales rows: bounds do not depend on a row's
+    scale. (An index of the rows holding each cell, so that fixing a cell or moving a pivot would
+    look at those rows only, saved nothing measurable at 50x50: keeping it up to date costs what
+    it saves.)"""
+
+    def __init__(self, rows):
+        self.rows: list[dict[int, int]] = []
+        self.rhs: list[int] = []
+        self.src: list[int] = []
+        self.pivot: list[int] = []
+        self.names: list[str] = []
+        for coefs, rhs, sources in _eliminate(rows):
+            self.rows.append(dict(coefs))
+            self.rhs.append(rhs)
+            self.src.append(sources.mask)
+            self.names = sources.names
+            self.pivot.append(min(coefs) if coefs else -1)
+        self.changed = set(range(len(self.rows)))
+
+    def substitute(self, fixed: dict[int, int]) -> None:
+        """Fix cells (cell -> value): take them out of every row; a row that pivoted on one of
+        them pivots on its next cell (a column no other row pivots on), cleared from the others."""
+        cells = fixed.keys()
+        lost = []
+        for i, row in enumerate(self.rows):
+            here = row.keys() & cells
+            if here:
+                self.rhs[i] -= sum(row.pop(c) * fixed[c] for c in here)
+                self.changed.add(i)
+                if self.pivot[i] in here:
+                    lost.append(i)
+        for r in lost:
+            if not self.rows[r]:
+                self.pivot[r] = -1
+                continue  # bounded as changed: 0 = rhs holds or is a contradiction
+            new = self.pivot[r] = min(self.rows[r])
+            for i, row in enumerate(self.rows):
+                if i != r and new in row:
+                    self.rows[i], self.rhs[i], self.src[i] = _combine(
+                        row, self.rhs[i], self.src[i], (self.rows[r], self.rhs[r], self.src[r]), new)
+                    self.changed.add(i)
+
+    def bound_changed(self) -> list:
+        """Bound the rows changed since the last call; for each that fixes a cell or cannot hold:
+        (coefficients, right side, sources, the cells it fixes or None if 0/1 cells cannot meet it)."""
+        out = []
+        for i in sorted(self.changed):
+            fixed = _bound(self.rows[i], self.rhs[i])
+            if fixed != {}:  # most rows fix nothing
+                out.append((self.rows[i], self.rhs[i], _Sources(self.src[i], self.names), fixed))
+        self.changed.clear()
+        return out
 
 
 def _all(n: int, v: int) -> str:
@@ -512,10 +782,17 @@ def _list(names, most: int = 8) -> str:
 
 
 def _name_key(name: str):
-    if name.startswith("r"):
+    """Clues in reading order (r2c10 after r2c9), then e1, e2, ..., then any other label."""
+    if name[:1] == "r" and name[1:].replace("c", "", 1).isdigit() and "c" in name:
         r, c = name[1:].split("c")
-        return (0, int(r), int(c))
-    return (1, int(name[1:]), 0)
+        return (0, int(r), int(c), "")
+    if name[:1] == "e" and name[1:].isdigit():
+        return (1, int(name[1:]), 0, "")
+    return (2, 0, 0, name)
+
+
+def _sorted_names(names) -> tuple[str, ...]:
+    return tuple(sorted(names, key=_name_key))
 
 
 def _eliminate(rows):
