@@ -17,8 +17,8 @@ from . import __version__
 from .io.files import write_text_atomically
 from .io.text import FormatError, format_field, format_fields, parse_field
 from .count import COUNT_SECONDS
-from .io.foreign import FORMATS, check_writable, read_any_status, write_puzzle
-from .model import Problem, cell_name, equations, make_problem, random_field, status
+from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
+from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_problem, random_field, status
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
 from .compiled import AVAILABLE as COMPILED_AVAILABLE
 from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
@@ -66,10 +66,10 @@ class UsageError(Exception):
 
 def _whole(name: str, low: int, high: int | None = None):
     def parse(text: str) -> int:
-        try:
+        value = None
+        digits = text.strip().removeprefix("-")
+        if digits.isascii() and digits.isdigit() and len(digits) <= 40:  # no int() of a huge string
             value = int(text)
-        except ValueError:
-            value = None
         if value is None or value < low or (high is not None and value > high):
             allowed = f">= {low}" if high is None else f"from {low} to {high}"
             raise argparse.ArgumentTypeError(f"{name} must be a whole number {allowed}, got {text!r}")
@@ -111,7 +111,13 @@ def _command(commands, name: str, help: str, description: str, file_help: str) -
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help=file_help)
+    _max_cells_option(parser)
     return parser
+
+
+def _max_cells_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-cells", metavar="N", type=_whole("N", 1), default=MAX_CELLS,
+                        help=f"refuse grids of more than N cells before making them (default: {MAX_CELLS:,})")
 
 
 STATUS_FILE = "status file, or - for standard input"
@@ -261,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: when stderr is a terminal)")
     g.add_argument("--time-limit", metavar="SECONDS", type=_seconds,
                    help="with --puzzle: give up (exit 4) when no puzzle is made within SECONDS")
+    _max_cells_option(g)
     return parser
 
 
@@ -271,34 +278,38 @@ def build_parser() -> argparse.ArgumentParser:
 MAX_INPUT_BYTES = 256 * 2**20
 
 
-def _too_large(name: str, size: int) -> UsageError:
+def _too_large(name: str, size: int, how: str = "") -> UsageError:
     return UsageError(
-        f"{name} is {size / 2**20:.0f} MiB; recon reads status files up to {MAX_INPUT_BYTES // 2**20} MiB "
+        f"{name} is {how + ' ' if how else ''}{size / 2**20:.0f} MiB; recon reads status files up to {MAX_INPUT_BYTES // 2**20} MiB "
         "(about 16,000 x 16,000 cells) so that it never runs out of memory half way"
     )
 
 
 def read_input(path: str) -> tuple[bytes, str]:
-    """Return the bytes of a file (or of stdin for '-') and the name to use in messages."""
+    """Return the bytes of a file (or of stdin for '-') and the name to use in messages. Every
+    source is read up to the cap and no further: a device or pipe given as a path too."""
     if path == "-":
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         if len(data) > MAX_INPUT_BYTES:
-            raise _too_large("<stdin>", len(data))
+            raise _too_large("<stdin>", len(data), "more than")
         return data, "<stdin>"
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_INPUT_BYTES:
                 raise _too_large(path, size)
-            return handle.read(), path
+            data = handle.read(MAX_INPUT_BYTES + 1)
+            if len(data) > MAX_INPUT_BYTES:
+                raise _too_large(path, len(data), "more than")
+            return data, path
     except OSError as err:
         raise UsageError(f"cannot read {path!r}: {err.strerror or err}") from None
 
 
-def read_problem(path: str) -> Problem:
+def read_problem(path: str, max_cells: int = MAX_CELLS) -> Problem:
     """Read a status file (or stdin for '-') in any known format and return its Problem."""
     data, name = read_input(path)
-    clues, known, _ = read_any_status(data, name)
+    clues, known, _ = read_any_status(data, name, max_cells)
     return make_problem(clues, known)
 
 
@@ -394,7 +405,7 @@ def result_json(result: Result, problem: Problem) -> dict[str, object]:
 
 def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Solve a status file and print the answer."""
-    problem = read_problem(args.file)
+    problem = read_problem(args.file, args.max_cells)
     result = _solve_for_cli(problem, "solve", args, stderr)
     if result is None:
         err = args.disagreement
@@ -466,7 +477,7 @@ def explanation(result: Result, problem: Problem) -> str:
 
 def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Explain how a status file is solved."""
-    problem = read_problem(args.file)
+    problem = read_problem(args.file, args.max_cells)
     result = _solve_for_cli(problem, "explain", args, stderr)
     if result is None:
         return EXIT_INTERNAL
@@ -574,7 +585,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
         raise UsageError(f"--picture must name a .png or .svg file, got {args.picture!r}")
-    problem = read_problem(args.file)
+    problem = read_problem(args.file, args.max_cells)
     want = args.probabilities or bool(args.picture)
     counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=args.time_limit)
     probs = counted.probabilities
@@ -616,6 +627,9 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             raise UsageError(str(err)) from None
         stderr.write(f"wrote {args.picture} ({size[0]}x{size[1]} px)\n")
     summary = f"{'exact' if counted.exact else 'lower bound'}, by {counted.method}; {counted.seconds:.3g} s"
+    n = counted.count
+    if n.bit_length() > 64 and n & (n - 1) == 0:
+        summary += f"; the count is 2^{n.bit_length() - 1}"
     if counted.reason:
         summary += f"; {counted.reason}"
     stderr.write(summary + "\n")
@@ -640,11 +654,11 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"--out must name a .png or .svg file, got {args.out!r}")
     data, name = read_input(args.file)
     if args.field:
-        field = parse_field(data, name)
+        field = parse_field(data, name, args.max_cells)
         problem = make_problem(status(field))
         _draw(render, args.out, problem, [field], None, ["field and its counts"])
         return EXIT_UNIQUE
-    clues, known, _ = read_any_status(data, name)
+    clues, known, _ = read_any_status(data, name, args.max_cells)
     problem = make_problem(clues, known)
     args.engine, args.explain = "auto", True
     result = _solve_for_cli(problem, "render", args, stderr)
@@ -674,13 +688,14 @@ def _draw(render, path, problem, fields, steps, titles) -> tuple[int, int]:
 def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Write a status file in another format."""
     data, name = read_input(args.file)
-    clues, known, found = read_any_status(data, name)
+    clues, known, found = read_any_status(data, name, args.max_cells)
     try:
         text = write_puzzle(clues, known, args.format)
     except ValueError as err:
         raise UsageError(str(err)) from None
     emit(text, args.out, stdout)
     stderr.write(f"read {found}, wrote {args.format} ({clues.shape[0]}x{clues.shape[1]}, {int(known.sum())} clues)\n")
+    _warn_mosaic(args.format, clues.shape, stderr)
     return EXIT_UNIQUE
 
 
@@ -693,6 +708,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     rng = np.random.default_rng(seed)
     command = f"recon generate {args.rows} {args.cols} {args.p:g} --seed {seed}"
     try:  # before the work: a large puzzle takes minutes, and --field would be written for nothing
+        check_size(args.rows, args.cols, args.max_cells, "the field asked for")
         check_writable((args.rows, args.cols), args.format)
     except ValueError as err:
         raise UsageError(str(err)) from None
@@ -740,7 +756,14 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         write_atomically(args.field, header + format_field(field))
     text = write_puzzle(clues, known, args.format)  # the format was checked for this shape above
     emit((header if args.format == "status" else "") + text, args.out, stdout)
+    _warn_mosaic(args.format, clues.shape, stderr)
     return EXIT_UNIQUE
+
+
+def _warn_mosaic(fmt: str, shape: tuple[int, int], stderr: TextIO) -> None:
+    refusal = mosaic_refusal(shape) if fmt == "mosaic" else None
+    if refusal:
+        stderr.write(f"recon: warning: {refusal}; recon reads the game ID, Tatham's Mosaic will not\n")
 
 
 class _ProgressWriter:
@@ -776,6 +799,9 @@ class _ProgressWriter:
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the recon command line and return its exit status."""
+    # counts are exact however many digits they have (2^14400 for a 120x120 grid without a clue);
+    # Python's limit guards int() of untrusted text, and recon bounds every digit string it reads
+    sys.set_int_max_str_digits(0)
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     parser = build_parser()

@@ -33,6 +33,8 @@ CROSSCHECK_COUNT = 2_000
 CROSSCHECK_SECONDS = 5.0
 #: With python-sat, a group of open cells is first enumerated by SAT up to this many solutions.
 SAT_FIRST = 1000
+#: A full status's probabilities are listed (an exact fraction per cell) up to this many cells.
+PROBABILITY_CELLS = 1_000_000
 #: `recon count` stops enumerating after this many seconds unless told otherwise (--time-limit):
 #: a group of hundreds of open cells can have more solutions than any enumeration reaches, and
 #: without a limit the command gave no answer for hours (an ambiguous 30x30 with 665 cells in one
@@ -80,13 +82,17 @@ def count_solutions(
     start = time.perf_counter()
     rows, cols = problem.shape
     if problem.is_full:
-        sols = algebra.Solutions(problem)
-        probs = sols.probabilities() if probabilities else None
+        sols = algebra.Solutions(problem, None if time_limit is None else start + time_limit)
+        listed = probabilities and problem.cells <= PROBABILITY_CELLS
+        probs = sols.probabilities() if listed else None
         reason = sols.reason
         if not sols.count_exact:
-            reason = f"more than {algebra.COUNT_BUDGET} solutions in one group of coupled lines: a lower bound"
+            reason = (f"{time_limit:g} s ran out" if sols.timed_out else
+                      f"more than {algebra.COUNT_BUDGET:,} solutions in one group of coupled lines") + ": a lower bound"
+        if probabilities and not listed:
+            reason = (reason + "; " if reason else "") + f"no probabilities past {PROBABILITY_CELLS:,} cells (one exact fraction each)"
         result = Count(sols.count, sols.count_exact, "algebra", 0.0, probs, reason)
-        if problem.cells <= CROSSCHECK_CELLS and sols.count <= CROSSCHECK_COUNT:
+        if sols.count_exact and problem.cells <= CROSSCHECK_CELLS and sols.count <= CROSSCHECK_COUNT:
             n, exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, None, False)
             if not exhausted or n != sols.count:
                 raise EngineDisagreement(
@@ -97,7 +103,7 @@ def count_solutions(
                     },
                 )
             result.method = "algebra, checked by enumeration"
-        if probabilities and probs is None and sols.count:
+        if probabilities and probs is None and sols.count and listed:
             result.reason = (result.reason + "; " if result.reason else "") + "probabilities need an exact, enumerable count"
         result.seconds = time.perf_counter() - start
         return result
@@ -154,7 +160,9 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
         # cells the same in every solution, proved by SAT, are fixed too: the groups left are the
         # cells that really vary, often far fewer (an ambiguous search-grade 50x50: 2085 open after
         # deduction, 450 vary)
-        asked = [x for x in range(problem.cells) if value[x] == undecided]
+        # cells no open clue sees are free (a factor of 2 each): nothing to ask about them
+        seen = {x for k, cells in enumerate(search.clue_cells) if search.free[k] for x in cells}
+        asked = [x for x in range(problem.cells) if value[x] == undecided and x in seen]
         extra, seen_varying, known_all = sat.backbone(problem, asked, deadline)
         # every cell asked is then proved certain or seen to vary, unless there is no solution
         # (nothing proved either way: then nothing varies, and the count says 0)

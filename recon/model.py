@@ -112,6 +112,20 @@ def equations(problem: "Problem") -> list[tuple[tuple[int, int], list[tuple[int,
     ]
 
 
+#: The largest grid recon takes by default (4000 x 4000 cells, where a full status still solves in
+#: seconds and a count fits in memory); `--max-cells` and the readers' max_cells raise it.
+MAX_CELLS = 16_000_000
+
+
+def check_size(rows: int, cols: int, max_cells: int = MAX_CELLS, what: str = "the grid") -> None:
+    """Raise ValueError for a grid larger than max_cells, before anything of its size is made."""
+    if rows * cols > max_cells:
+        raise ValueError(
+            f"{what} is {rows}x{cols} = {rows * cols:,} cells; recon takes up to {max_cells:,} cells "
+            "(--max-cells raises the limit, if the memory is there)"
+        )
+
+
 def cell_name(r: int, c: int) -> str:
     """Name a 0-based cell the way a person reads it: 1-based, 'r2c3'."""
     return f"r{r + 1}c{c + 1}"

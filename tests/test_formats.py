@@ -30,10 +30,19 @@ def test_cells_without_a_clue(mark):
 
 
 def test_tolerated_layout():
-    text = "\ufeff# a comment\n\n  # indented comment\r\n011  \r\n122\t\r\n# between rows\r\n122\r\n\r\n\n"
+    text = "\ufeff# a comment\n\n  # indented comment\r\n011  \r\n122\t\r\n122\r\n\r\n# after the grid\n\n"
     clues, known = parse_status(text)
     assert clues.tolist() == [[0, 1, 1], [1, 2, 2], [1, 2, 2]]
 
+
+@pytest.mark.parametrize("shape", [(4, 1), (5, 4), (4, 2)])
+def test_a_comment_inside_the_grid_is_refused_not_dropped(shape):
+    """'#' at the start of a row once removed the row silently; inside the grid it is refused, at
+    its line, on thin grids too."""
+    rows = ["1" * shape[1]] * shape[0]
+    lines = ["# before", *rows[:2], "#" + rows[2][1:], *rows[3:], "# after"]
+    err = error("\n".join(lines) + "\n")
+    assert (err.line, err.col) == (4, 1) and "comment" in err.message
 
 def test_whitespace_separated_tokens():
     clues, known = parse_status("0 1 1\n1  2\t2\n1 ? 2\n")

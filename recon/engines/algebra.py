@@ -127,10 +127,15 @@ def _first_bad(x: np.ndarray) -> tuple[int, int] | None:
 class Solutions:
     """The solution set of a full status, described by independent choices."""
 
-    def __init__(self, problem: Problem):
+    def __init__(self, problem: Problem, deadline: float | None = None, budget: int = COUNT_BUDGET):
+        """deadline (time.perf_counter) and budget bound the enumeration of coupled groups, the
+        one part that is not linear: past either, the count is a lower bound (count_exact False,
+        timed_out True at the deadline) and every group keeps the solutions listed so far."""
         if not problem.is_full:
             raise NotApplicable("the algebra engine needs a full status (every cell a clue)")
         self.problem = problem
+        self.deadline, self.budget = deadline, budget
+        self.timed_out = False
         self.reason: str | None = None
         self.kind = ""
         self.count: int = 0
@@ -309,31 +314,41 @@ class Solutions:
             kind, idx = nodes[0]
             lo, hi = (lo_a, hi_a) if kind == "a" else (lo_g, hi_g)
             values = range(int(lo[idx]), int(hi[idx]) + 1)
-            return [{nodes[0]: v} for v in values][:COUNT_BUDGET], len(values) <= COUNT_BUDGET
+            return [{nodes[0]: v} for v in values][: self.budget], len(values) <= self.budget
         out: list[dict] = []
 
-        def walk(bounds, k):
-            if len(out) >= COUNT_BUDGET:
-                return False
-            if k == len(nodes):
-                out.append({node: int((bounds[0] if node[0] == "a" else bounds[2])[node[1]]) for node in nodes})
-                return True
+        def values(bounds, k):
             kind, idx = nodes[k]
-            lo = bounds[0 if kind == "a" else 2][idx]
-            hi = bounds[1 if kind == "a" else 3][idx]
-            for value in range(int(lo), int(hi) + 1):
-                b = [arr.copy() for arr in bounds]
-                b[0 if kind == "a" else 2][idx] = value
-                b[1 if kind == "a" else 3][idx] = value
-                result = _propagate(self.L, *b)
-                if result[0] is None:
-                    continue
-                if not walk(list(result), k + 1):
-                    return False
-            return True
+            side = 0 if kind == "a" else 2
+            return iter(range(int(bounds[side][idx]), int(bounds[side + 1][idx]) + 1))
 
-        complete = walk([lo_a.copy(), hi_a.copy(), lo_g.copy(), hi_g.copy()], 0)
-        return out, complete
+        # depth first, with a stack of its own: a group can hold thousands of coupled lines
+        root = [lo_a.copy(), hi_a.copy(), lo_g.copy(), hi_g.copy()]
+        stack = [(root, 0, values(root, 0))]
+        deadline = self.deadline
+        while stack:
+            if deadline is not None and time.perf_counter() > deadline:
+                self.timed_out = True
+                return out, False
+            bounds, k, todo = stack[-1]
+            value = next(todo, None)
+            if value is None:
+                stack.pop()
+                continue
+            kind, idx = nodes[k]
+            side = 0 if kind == "a" else 2
+            b = [arr.copy() for arr in bounds]
+            b[side][idx] = b[side + 1][idx] = value
+            result = _propagate(self.L, *b)
+            if result[0] is None:
+                continue
+            if k + 1 < len(nodes):
+                stack.append((list(result), k + 1, values(result, k + 1)))
+            elif len(out) >= self.budget:
+                return out, False  # one solution more than the budget: the list is not complete
+            else:
+                out.append({node: int((result[0] if node[0] == "a" else result[2])[node[1]]) for node in nodes})
+        return out, True
 
     # -- answers ---------------------------------------------------------------------
     def iter_fields(self, limit: int):
@@ -473,19 +488,28 @@ def _propagate(L, lo_a, hi_a, lo_g, hi_g):
     return lo_a, hi_a, lo_g, hi_g
 
 
+#: `solve` lists at most this many assignments per group of coupled lines: enough to list the
+#: fields asked for and to tell one solution from several; `recon count` goes on to COUNT_BUDGET.
+SOLVE_BUDGET = 1_000
+
+
 def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None) -> Result:
     """Describe every solution of a full status exactly; list up to `limit` of them."""
     start = time.perf_counter()
-    sols = Solutions(problem)
+    sols = Solutions(problem, None if time_limit is None else start + time_limit, max(SOLVE_BUDGET, limit + 1))
     fields = list(sols.iter_fields(limit))
     seconds = time.perf_counter() - start
     stats = {"kind": {"invertible": 0, "lines": 1, "coupled": 2}[sols.kind]}
+    if sols.count < 2 and not sols.count_exact:  # out of time before one solution, or a second, was sure
+        reason = f"time limit of {time_limit:g} s reached while enumerating coupled lines"
+        return Result(Verdict.UNDECIDED, fields, False, NAME, seconds, stats, reason)
     if sols.count == 0:
         return Result(Verdict.NONE, [], True, NAME, seconds, stats, sols.reason)
     verdict = Verdict.UNIQUE if sols.count == 1 else Verdict.MULTIPLE
     reason = None
     if not sols.count_exact:
-        reason = f"more than {COUNT_BUDGET} solutions in one group of coupled lines: the count is a lower bound"
+        reason = (f"time limit of {time_limit:g} s reached" if sols.timed_out else f"more than {sols.budget:,} solutions in one "
+                  "group of coupled lines") + ": the count is a lower bound"
     return Result(
         verdict, fields, sols.count_exact, NAME, seconds, stats, reason, solution_count=max(sols.count, len(fields))
     )

@@ -2,8 +2,11 @@
 and LEGUP Fill-a-Pix XML. `read_any_status` recognises them (and recon's own status text) by
 content; anything it cannot place gets a FormatError with line and column.
 
-- Mosaic game ID (Simon Tatham's puzzles): ``WxH:desc``, width first; desc runs row-major, a digit
-  is a clue and a letter a..z a run of 1..26 cells without a clue.
+- Mosaic game ID (Simon Tatham's puzzles): ``params:desc``. The parameters are read as Tatham's
+  `decode_params` reads them: ``W`` (a square), ``WxH`` (width first), either followed by
+  ``h<digits>`` (his generator's "aggressive" flag, ignored here). desc runs row-major, a digit is
+  a clue and a letter a..z a run of 1..26 cells without a clue. His Mosaic takes 3x3 up to 10,000
+  cells (`mosaic_refusal`); recon reads any size up to its cell limit.
 - hakank (OR-Tools examples): a first line N, then N rows of N cells, ``.`` for no clue.
 - LEGUP Fillapix XML: ``<board height=H width=W>`` with ``<cell value=V x=col y=row/>`` for the
   cells given; ``V = type*100 + number`` and number 10 means no clue.
@@ -16,11 +19,23 @@ from xml.parsers import expat
 
 import numpy as np
 
-from .text import FormatError, format_status, parse_status
-from ..model import window_sizes
+from .text import FormatError, decode_text, format_status, parse_status
+from ..model import MAX_CELLS, check_size, window_sizes
 
 FORMATS = ("status", "mosaic", "hakank", "legup")
-_MOSAIC = re.compile(r"^\s*(\d+)x(\d+):([0-9a-z]*)\s*$")
+#: A line that starts like a Mosaic game ID: parameters and a colon (ASCII digits only).
+_MOSAIC_PARAMS = re.compile(r"\s*([0-9]+)(?:x([0-9]+))?(?:h[0-9]*)?:", re.ASCII)
+_MOSAIC_MIN_SIDE, _MOSAIC_MAX_CELLS = 3, 10_000  # what Tatham's Mosaic accepts
+_MOST_DIGITS = 9  # a size or coordinate longer than this is refused before it is converted
+
+
+def _whole(text: str) -> int | None:
+    """A whole number written in ASCII digits (an optional minus sign first), short enough to
+    convert; None for anything else (Unicode digits such as '²' or '٣' are not numbers here)."""
+    digits = text[1:] if text[:1] == "-" else text
+    if not digits or len(digits) > _MOST_DIGITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
 
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
@@ -31,31 +46,40 @@ def detect(data: bytes | str) -> str:
     """Name the format of a puzzle text: status, mosaic, hakank or legup."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     text = text.removeprefix("\ufeff")
-    lines = _content_lines(text)
     if text.lstrip().startswith("<"):
         return "legup"
-    if len(lines) == 1 and _MOSAIC.match(lines[0][1]):
+    lines = _content_lines(text)
+    if len(lines) == 1 and _MOSAIC_PARAMS.match(lines[0][1]):
         return "mosaic"
-    if len(lines) >= 3 and lines[0][1].isdigit():
-        n = int(lines[0][1])
-        if n >= 2 and len(lines) - 1 == n and len(lines[0][1]) != len(lines[1][1]):
+    if len(lines) >= 3:
+        n = _whole(lines[0][1])
+        if n is not None and n >= 2 and len(lines) - 1 == n and len(lines[0][1]) != len(lines[1][1]):
             return "hakank"
     return "status"
 
 
-def read_any_status(data: bytes | str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray, str]:
-    """Read a status in any known format; return (clues, known, format name)."""
+def read_any_status(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray, str]:
+    """Read a status in any known format; return (clues, known, format name). A grid of more
+    than max_cells cells is refused before it is made."""
     fmt = detect(data)
-    text = data.decode("utf-8") if isinstance(data, bytes) and fmt != "status" else data
+    if fmt == "status":
+        return (*parse_status(data, path, max_cells), fmt)
+    text = decode_text(data, path)
     if fmt == "mosaic":
-        clues, known = parse_mosaic(text, path)
+        clues, known = parse_mosaic(text, path, max_cells)
     elif fmt == "hakank":
-        clues, known = parse_hakank(text, path)
-    elif fmt == "legup":
-        clues, known = parse_legup(text, path)
+        clues, known = parse_hakank(text, path, max_cells)
     else:
-        clues, known = parse_status(data, path)
+        clues, known = parse_legup(text, path, max_cells)
     return clues, known, fmt
+
+
+def _sized(path: str, line: int, col: int, rows: int, cols: int, max_cells: int, what: str) -> None:
+    """FormatError (at the line and column that declare the size) for a grid too large."""
+    try:
+        check_size(rows, cols, max_cells, what)
+    except ValueError as err:
+        raise FormatError(path, line, col, str(err)) from None
 
 
 def _check_counts(clues: np.ndarray, known: np.ndarray, path: str, where) -> None:
@@ -67,25 +91,34 @@ def _check_counts(clues: np.ndarray, known: np.ndarray, path: str, where) -> Non
         raise FormatError(path, line, col, f"expected a count 0-{int(sizes[r, c])} at r{r + 1}c{c + 1}, got {int(clues[r, c])}")
 
 
-def parse_mosaic(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
-    """Read a Tatham Mosaic game ID 'WxH:desc'."""
+def parse_mosaic(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
+    """Read a Tatham Mosaic game ID 'params:desc' (see the module's notes for the forms)."""
     lines = _content_lines(text)
     number, line = lines[0] if lines else (1, "")
-    m = _MOSAIC.match(line)
+    m = _MOSAIC_PARAMS.match(line)
     if not m:
         raise FormatError(path, number, 1, f"expected a Mosaic game ID 'WxH:desc', got {line[:30]!r}")
-    width, height, desc = int(m.group(1)), int(m.group(2)), m.group(3)
+    start = len(line) - len(line.lstrip())
+    width = _whole(m.group(1))
+    height = width if m.group(2) is None else _whole(m.group(2))
+    if width is None or height is None:
+        raise FormatError(path, number, start + 1, f"expected a Mosaic width and height of at most {_MOST_DIGITS} digits, got {m.group(0).strip()!r}")
     if width < 1 or height < 1:
-        raise FormatError(path, number, 1, f"expected a width and height >= 1, got {width}x{height}")
-    offset = line.index(":") + 2
+        raise FormatError(path, number, start + 1, f"expected a width and height >= 1, got {width}x{height}")
+    _sized(path, number, start + 1, height, width, max_cells, f"the Mosaic game ID's grid ({width} wide, {height} high)")
+    desc = line[m.end():].rstrip()
+    offset = m.end() + 1  # the 1-based column of desc's first character
     clues = np.zeros(width * height, dtype=np.uint8)
     known = np.zeros(width * height, dtype=bool)
     i = 0
     for k, ch in enumerate(desc):
+        if not ("0" <= ch <= "9" or "a" <= ch <= "z"):
+            raise FormatError(path, number, offset + k, "expected a digit (a clue) or a letter a-z (a run of cells without "
+                              f"a clue) in the Mosaic description, got {ch!r}")
         if i >= width * height:
             raise FormatError(path, number, offset + k, f"expected the description to end after {width * height} cells, got {ch!r}")
-        if ch.isdigit():
-            clues[i], known[i] = int(ch), True
+        if ch <= "9":
+            clues[i], known[i] = ord(ch) - ord("0"), True
             i += 1
         else:
             i += ord(ch) - ord("a") + 1
@@ -96,6 +129,16 @@ def parse_mosaic(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndar
     clues, known = clues.reshape(height, width), known.reshape(height, width)
     _check_counts(clues, known, path, lambda r, c: (number, 1))
     return clues, known
+
+
+def mosaic_refusal(shape: tuple[int, int]) -> str | None:
+    """Why Tatham's Mosaic would refuse a game ID of this shape (recon reads it), or None."""
+    rows, cols = shape
+    if rows < _MOSAIC_MIN_SIDE or cols < _MOSAIC_MIN_SIDE:
+        return f"Tatham's Mosaic refuses grids smaller than 3x3 (this one is {cols} wide, {rows} high)"
+    if rows * cols > _MOSAIC_MAX_CELLS:
+        return f"Tatham's Mosaic refuses grids of more than 10,000 cells (this one has {rows * cols:,})"
+    return None
 
 
 def format_mosaic(clues: np.ndarray, known: np.ndarray) -> str:
@@ -118,18 +161,21 @@ def format_mosaic(clues: np.ndarray, known: np.ndarray) -> str:
     return f"{cols}x{rows}:{''.join(out)}\n"
 
 
-def parse_hakank(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
+def parse_hakank(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
     """Read hakank's format: N, then N rows with '.' for no clue."""
     lines = _content_lines(text)
-    number, first = lines[0]
-    n = int(first)
+    number, first = lines[0] if lines else (1, "")
+    n = _whole(first)
+    if n is None or n < 1:
+        raise FormatError(path, number, 1, f"expected the size N of hakank's format (a whole number), got {first[:30]!r}")
+    _sized(path, number, 1, n, n, max_cells, "the hakank grid")
     if len(lines) - 1 != n:
         raise FormatError(path, number, 1, f"expected {n} rows after the size line, got {len(lines) - 1}")
     # the rows read in place, every other line (the size line, comments, blank lines) turned into
     # a comment: the errors name the file's own lines and columns
     rows = {number for number, _ in lines[1:]}
     body = "\n".join(raw if k in rows else "#" for k, raw in enumerate(text.split("\n"), start=1))
-    clues, known = parse_status(body, path)
+    clues, known = parse_status(body, path, max_cells)
     if clues.shape != (n, n):
         raise FormatError(path, lines[1][0], 1, f"expected {n}x{n} cells, got {clues.shape[0]}x{clues.shape[1]}")
     return clues, known
@@ -174,7 +220,7 @@ def _xml_elements(text: str, path: str) -> list[tuple[str, dict, int, int, int]]
     return found
 
 
-def parse_legup(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
+def parse_legup(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
     """Read a LEGUP Fillapix XML puzzle: the first <board> (the root or inside it) and its clue
     cells, the <cell> elements in its <cells> (or directly in it); a cell not listed has no clue.
     Cells elsewhere, such as a <goal>'s (the cell a LEGUP exercise asks to prove), are not clues."""
@@ -184,13 +230,13 @@ def parse_legup(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarr
         line, col = elements[0][3:] if elements else (1, 1)
         raise FormatError(path, line, col, "expected a LEGUP <board> element, found none")
     _, attrib, _, line, col = elements[first]
-    try:
-        height, width = int(attrib.get("height", "")), int(attrib.get("width", ""))
-    except ValueError:
+    height, width = _whole(attrib.get("height", "").strip()), _whole(attrib.get("width", "").strip())
+    if height is None or width is None:
         got = f"height={attrib.get('height')!r} width={attrib.get('width')!r}"
-        raise FormatError(path, line, col, f"expected <board> with whole-number height and width attributes, got {got}") from None
+        raise FormatError(path, line, col, f"expected <board> with whole-number height and width attributes, got {got}")
     if height < 1 or width < 1:
         raise FormatError(path, line, col, f"expected a board of at least 1x1, got {width}x{height}")
+    _sized(path, line, col, height, width, max_cells, "the LEGUP board")
     clues = np.zeros((height, width), dtype=np.uint8)
     known = np.zeros((height, width), dtype=bool)
     holders = {first} | {i for i, (tag, _, parent, _, _) in enumerate(elements) if tag == "cells" and parent == first}
@@ -198,10 +244,9 @@ def parse_legup(text: str, path: str = "<string>") -> tuple[np.ndarray, np.ndarr
     for tag, cell, parent, line, col in elements[first + 1 :]:
         if tag != "cell" or parent not in holders:
             continue
-        try:
-            value, x, y = int(cell.get("value", "")), int(cell.get("x", "")), int(cell.get("y", ""))
-        except ValueError:
-            raise FormatError(path, line, col, f"expected <cell> with whole-number value, x and y, got {cell}") from None
+        value, x, y = (_whole(cell.get(key, "").strip()) for key in ("value", "x", "y"))
+        if value is None or x is None or y is None:
+            raise FormatError(path, line, col, f"expected <cell> with whole-number value, x and y, got {cell}")
         if not (0 <= x < width and 0 <= y < height):
             raise FormatError(path, line, col, f"expected a cell inside the {width}x{height} board, got x={x} y={y}")
         if (y, x) in place:

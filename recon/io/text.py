@@ -2,8 +2,9 @@
 
 Status text: one row per line, one character per cell; ``0``-``9`` is a clue, ``?``, ``.`` or
 ``-`` a cell without a clue. Rows may instead be whitespace-separated tokens, one per cell.
-Trailing spaces, CRLF line ends, a UTF-8 byte order mark, blank lines before and after the grid,
-and comment lines starting with ``#`` are allowed.
+Trailing spaces, CRLF line ends, a UTF-8 byte order mark, and blank lines and comment lines
+(starting with ``#``) before and after the grid are allowed; inside the grid they are refused, so
+that a row is never dropped unseen.
 
 Field text: ``x`` mine, ``_`` empty; ``1``/``0``, ``*``/``.`` and ``#``/``.`` are accepted on
 input, ``x``/``_`` is always written. In a field file a comment line starts with ``#`` followed
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model import cell_name, window_sizes
+from ..model import MAX_CELLS, cell_name, check_size, window_sizes
 
 NO_CLUE_CHARS = "?.-"
 MINE_CHARS = "x*#1X"
@@ -89,7 +90,7 @@ _FIELD = _Grammar(
 )
 
 
-def _decode(data: bytes | str, path: str) -> str:
+def decode_text(data: bytes | str, path: str) -> str:
     """Return the text of data, or raise FormatError at the first byte that is not UTF-8."""
     if isinstance(data, str):
         return data.removeprefix("\ufeff")
@@ -178,21 +179,19 @@ def _read_grid(data: bytes | str, path: str, grammar: _Grammar) -> tuple[np.ndar
     plain = _read_plain_grid(data, grammar)
     if plain is not None:
         return plain[0], plain[1], False
-    text = _decode(data, path)
+    text = decode_text(data, path)
     lines = text.split("\n")
     rows: list[tuple[int, int, str]] = []  # (line number, offset of first cell, content)
-    blank_after: int | None = None
+    gap: tuple[int, str] | None = None  # the first blank or comment line after a row
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r").rstrip(_WHITESPACE + "\r")
         stripped = line.lstrip(_WHITESPACE)
-        if not stripped:
-            if rows and blank_after is None:
-                blank_after = number
+        if not stripped or grammar.is_comment(stripped):
+            if rows and gap is None:
+                gap = (number, "a blank line" if not stripped else "a comment line ('#' starts a comment only before or after the grid)")
             continue
-        if grammar.is_comment(stripped):
-            continue
-        if blank_after is not None:
-            raise FormatError(path, blank_after, 1, f"expected the next row of the {grammar.what} grid, got a blank line (rows must be consecutive)")
+        if gap is not None:
+            raise FormatError(path, gap[0], 1, f"expected the next row of the {grammar.what} grid, got {gap[1]}; rows must be consecutive")
         rows.append((number, len(line) - len(stripped), stripped))
     if not rows:
         raise FormatError(path, 1, 1, f"expected a {grammar.what} grid, got no rows (the input is empty or only comments)")
@@ -215,9 +214,14 @@ def _read_grid(data: bytes | str, path: str, grammar: _Grammar) -> tuple[np.ndar
     return np.vstack(parsed), [number for number, _, _ in rows], tokens
 
 
-def parse_status(data: bytes | str, path: str = "<string>") -> tuple[np.ndarray, np.ndarray]:
-    """Parse status text into (clues, known): uint8 counts and the mask of cells with a clue."""
+def parse_status(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
+    """Parse status text into (clues, known): uint8 counts and the mask of cells with a clue.
+    A grid of more than max_cells cells is refused (the memory it takes is the input's)."""
     codes, line_numbers, tokens = _read_grid(data, path, _STATUS)
+    try:
+        check_size(*codes.shape, max_cells, f"the status in {path}")
+    except ValueError as err:
+        raise FormatError(path, line_numbers[0], 1, str(err)) from None
     known = codes != _NO_CLUE
     clues = np.where(known, codes, 0).astype(np.uint8)
     sizes = window_sizes(clues.shape)
@@ -250,7 +254,7 @@ def _where(shape: tuple[int, int], r: int, c: int) -> str:
 
 def _column_of(data: bytes | str, path: str, line_no: int, cell: int, tokens: bool) -> int:
     """Return the 1-based column of the given 0-based cell on a line (errors are rare: recompute)."""
-    line = _decode(data, path).split("\n")[line_no - 1].rstrip("\r")
+    line = decode_text(data, path).split("\n")[line_no - 1].rstrip("\r")
     seen = -1
     in_token = False
     for i, ch in enumerate(line):
@@ -265,9 +269,13 @@ def _column_of(data: bytes | str, path: str, line_no: int, cell: int, tokens: bo
     return 1
 
 
-def parse_field(data: bytes | str, path: str = "<string>") -> np.ndarray:
+def parse_field(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> np.ndarray:
     """Parse field text into a boolean array (True = mine)."""
-    codes, _, _ = _read_grid(data, path, _FIELD)
+    codes, line_numbers, _ = _read_grid(data, path, _FIELD)
+    try:
+        check_size(*codes.shape, max_cells, f"the field in {path}")
+    except ValueError as err:
+        raise FormatError(path, line_numbers[0], 1, str(err)) from None
     return codes.astype(bool)
 
 

@@ -1,0 +1,175 @@
+"""The edges: every malformed or oversized input gets a clear message and exit 2 (never 70, never
+a traceback), sizes are refused before memory is taken, and answers stay exact at any size."""
+
+from __future__ import annotations
+
+import inspect
+import io
+import sys
+
+import numpy as np
+import pytest
+
+from recon import make_problem, random_field, status
+from recon.cli import main
+from recon.count import count_solutions
+from recon.engines import algebra, backtrack
+from recon.io.foreign import mosaic_refusal, read_any_status
+from recon.io.text import format_status
+from recon.engines.algebra import null_pattern
+
+
+def run(*argv, stdin: bytes | None = None, monkeypatch=None):
+    out, err = io.StringIO(), io.StringIO()
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def solve_bytes(tmp_path, data: bytes, name="in.txt", *extra):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return (*run("solve", str(path), *extra), str(path))
+
+
+# -- reproducers of the audit: each a clear exit 2 with file, line and column ---------------
+@pytest.mark.parametrize(
+    "name, data, where, words",
+    [
+        ("a.xml", b"<\xff", ":1:2:", "UTF-8"),
+        ("b.txt", b"<puzzle><board height='3' width='3'><!-- \xfe --></board></puzzle>", ":1:", "UTF-8"),
+        ("c.txt", b"3\n# \xff\n1.1\n...\n1.1\n", ":2:", "UTF-8"),  # hakank, a bad byte in a comment
+        ("d.txt", "\u00b2\n12\n34\n".encode(), ":1:1:", "'\u00b2'"),
+        ("e.txt", "0\u24633\n123\n".encode(), ":1:2:", "'\u2463'"),
+        ("f.txt", "\u0663\n123\n123\n123\n".encode(), ":1:1:", "'\u0663'"),  # an Arabic-Indic 3 is no size
+        ("g.txt", b"1x99999999999:", ":1:1:", "Mosaic width and height"),
+        ("h.txt", b"3x3:4A25d1", ":1:6:", "a letter a-z"),
+        ("i.xml", b'<puzzle name="Fillapix"><board height="5000" width="5000"></board></puzzle>', ":1:", "25,000,000 cells"),
+        ("j.xml", b'<board height="3" width="3"><cells><cell value="1" x="99999999999999" y="0"/></cells></board>', ":1:", "whole-number"),
+    ],
+)
+def test_malformed_inputs_get_exit_2_with_a_place(tmp_path, name, data, where, words):
+    code, out, err, path = solve_bytes(tmp_path, data, name)
+    assert code == 2 and not out
+    assert err.startswith(path + where) and words in err, err
+    assert "internal error" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("shape", [(3, 4301), (4301, 3), (2, 5000)])
+def test_long_rows_are_read_not_converted(tmp_path, shape):
+    """A first row of more than 4,300 digits once hit Python's int() limit in the hakank check."""
+    field = random_field(*shape, 30, np.random.default_rng(sum(shape)))
+    code, out, err, _ = solve_bytes(tmp_path, format_status(status(field)).encode())
+    assert code in (0, 3), err
+    assert _fields(out) and all(np.array_equal(status(f), status(field)) for f in _fields(out))
+
+
+def _fields(text: str) -> list[np.ndarray]:
+    from recon import parse_field
+
+    return [parse_field(block) for block in text.strip("\n").split("\n\n")] if text.strip() else []
+
+
+def test_a_large_declared_size_is_refused_before_it_is_made_and_max_cells_raises_the_limit(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_text("200x100:" + "z" * 769 + "f\n")  # 20,000 cells without a clue
+    code, _, err = run("count", str(path), "--max-cells", "19999")
+    assert code == 2 and "20,000 cells" in err and "19,999" in err
+    code, out, err = run("count", str(path), "--max-cells", "20000")
+    assert code == 3 and out == f"{2**20000} solutions\n" and "the count is 2^20000" in err
+
+
+@pytest.mark.parametrize("rows, cols", [(100_000, 100_000), (1, 20_000_000)])
+def test_generate_refuses_a_grid_too_large_before_drawing_it(rows, cols):
+    code, out, err = run("generate", str(rows), str(cols), "30")
+    assert code == 2 and not out and f"{rows * cols:,} cells" in err and "--max-cells" in err
+
+
+def test_a_device_is_read_up_to_the_cap_and_refused(monkeypatch):
+    import recon.cli as cli
+
+    monkeypatch.setattr(cli, "MAX_INPUT_BYTES", 1000)
+    code, _, err = run("solve", "/dev/zero")
+    assert code == 2 and "/dev/zero is more than" in err
+
+
+@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 9), (120, 120)])
+def test_a_grid_without_clues_has_2_to_the_cells_solutions_at_once(tmp_path, shape):
+    path = tmp_path / "open.txt"
+    path.write_text(("?" * shape[1] + "\n") * shape[0])
+    code, out, err = run("count", str(path))
+    assert code == 3 and out == f"{2 ** (shape[0] * shape[1])} solutions\n"
+    code, out, err = run("solve", str(path), "--json")
+    assert code == 3 and "internal error" not in err
+
+
+# -- Mosaic game IDs as Tatham's decode_params reads them -----------------------------------
+@pytest.mark.parametrize("params", ["3", "3x3", "3x3h0", "3h1", "3x3h"])
+def test_mosaic_parameter_forms(params):
+    clues, known, fmt = read_any_status(f"{params}:a4b5a00a\n")
+    assert fmt == "mosaic" and clues.shape == (3, 3) and int(known.sum()) == 4
+
+
+@pytest.mark.parametrize("shape, refused", [((3, 3), False), ((2, 5), True), ((100, 100), False), ((100, 101), True)])
+def test_mosaic_ids_tatham_would_refuse_are_named(shape, refused):
+    assert (mosaic_refusal(shape) is not None) == refused
+
+
+def test_writing_a_mosaic_id_tatham_refuses_warns():
+    code, out, err = run("generate", "2", "7", "50", "--seed", "1", "--format", "mosaic")
+    assert code == 0 and out.startswith("7x2:") and "Tatham's Mosaic refuses" in err
+
+
+# -- answers stay exact where the old code overflowed its stack or its time ----------------
+def _coupled_ambiguous(n: int, k: int, seed: int) -> np.ndarray:
+    """A field on an n x n grid (n = 2 mod 3) whose k rows and k columns follow T's null vector,
+    so that each can flip, coupled: one group of many lines."""
+    rng = np.random.default_rng(seed)
+    field = rng.random((n, n)) < 0.3
+    v = null_pattern(n)
+    for j in rng.choice(n, k, replace=False):
+        field[j, v == 1], field[j, v == -1] = False, True
+    for j in rng.choice(n, k, replace=False):
+        field[v == 1, j], field[v == -1, j] = False, True
+    return field
+
+
+def test_a_large_coupled_group_is_enumerated_without_deep_recursion():
+    """A group of 67 coupled lines once took 67 nested calls (a 2000 x 2000 status took more than
+    Python's limit): with a stack limit of 25 frames more than here, the enumeration still runs,
+    lists the same first fields and stops at its budget with a lower bound."""
+    field = _coupled_ambiguous(50, 20, 0)
+    problem = make_problem(status(field))
+    groups, _ = algebra.Solutions(problem, budget=50)._count_groups()
+    assert max(len(g["nodes"]) for g in groups) >= 60
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 25)
+    try:
+        sols = algebra.Solutions(problem, budget=50)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert sols.count >= 2 and not sols.count_exact
+    fields = list(sols.iter_fields(5))
+    assert len(fields) == 5 and all(np.array_equal(status(f), status(field)) for f in fields)
+
+
+def test_algebra_keeps_its_time_limit_on_coupled_groups():
+    field = _coupled_ambiguous(200, 30, 1)
+    result = algebra.solve(make_problem(status(field)), time_limit=0.5)
+    assert result.seconds < 1.5
+    assert result.verdict.value in ("multiple", "undecided") and not result.count_exact
+    counted = count_solutions(make_problem(status(field)), probabilities=True, time_limit=0.5)
+    assert counted.seconds < 1.5 and not counted.exact and "ran out" in counted.reason
+
+
+@pytest.mark.parametrize("shape", [(2, 5), (5, 2), (5, 8)])
+def test_an_exact_coupled_count_agrees_with_enumeration(shape):
+    """The enumeration without recursion counts what backtracking counts (small coupled grids)."""
+    rng = np.random.default_rng(sum(shape))
+    for _ in range(20):
+        field = rng.random(shape) < 0.4
+        problem = make_problem(status(field))
+        sols = algebra.Solutions(problem)
+        n = sum(1 for _ in backtrack.iter_solutions(problem))
+        assert sols.count_exact and sols.count == n
