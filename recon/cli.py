@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
-from .io.files import write_text_atomically
+from .io.files import check_writable_path, write_text_atomically
 from .io.text import FormatError, format_field, format_fields, parse_field
 from .count import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
@@ -797,6 +798,34 @@ class _ProgressWriter:
 # ----------------------------------------------------------------------------- main
 
 
+class Terminated(Exception):
+    """SIGTERM arrived: unwound like Ctrl-C, so that a temporary output file is removed."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
+
+
+def _on_sigterm(handler):
+    """Install a SIGTERM handler where signals can be handled (the main thread); return the old one."""
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (main() called from a worker thread)
+        return None
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Before any work: can every file named for output be written? (A solve of minutes whose
+    answer then cannot be written is lost.)"""
+    for option in ("out", "field", "picture"):
+        path = getattr(args, option, None)
+        if isinstance(path, str):
+            try:
+                check_writable_path(path)
+            except OSError as err:
+                raise UsageError(f"cannot write {path!r} (--{option}): {err.strerror or err}") from None
+
+
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the recon command line and return its exit status."""
     # counts are exact however many digits they have (2^14400 for a 120x120 grid without a clue);
@@ -820,8 +849,13 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         "convert": cmd_convert,
         "generate": cmd_generate,
     }[args.command]
+    previous = _on_sigterm(_terminate)
     try:
+        _check_outputs(args)
         return command(args, stdout, stderr)
+    except Terminated:
+        stderr.write("recon: terminated\n")
+        return 128 + signal.SIGTERM
     except FormatError as err:
         stderr.write(f"{err}\n")
         return EXIT_USAGE
@@ -841,3 +875,6 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         if os.environ.get("RECON_DEBUG"):
             traceback.print_exc(file=stderr)
         return EXIT_INTERNAL
+    finally:
+        if previous is not None:
+            _on_sigterm(previous)

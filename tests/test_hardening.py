@@ -173,3 +173,78 @@ def test_an_exact_coupled_count_agrees_with_enumeration(shape):
         sols = algebra.Solutions(problem)
         n = sum(1 for _ in backtrack.iter_solutions(problem))
         assert sols.count_exact and sols.count == n
+
+
+# -- output: atomic onto regular files, written through anything else, checked first ---------
+SEED = b"011\n122\n122\n"
+
+
+def test_out_through_a_symlink_writes_its_target_and_keeps_the_link(tmp_path):
+    (tmp_path / "in.txt").write_bytes(SEED)
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    code, _, _ = run("solve", str(tmp_path / "in.txt"), "--out", str(link))
+    assert code == 0
+    assert link.is_symlink() and target.read_text() == link.read_text() != "old\n"
+    assert target.read_text().count("\n") == 3
+    assert not list(tmp_path.glob(".recon-*"))
+
+
+def test_out_into_a_fifo_is_written_through(tmp_path):
+    import os
+    import threading
+
+    (tmp_path / "in.txt").write_bytes(SEED)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    def read():
+        with open(fifo) as handle:
+            got.append(handle.read())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    code, _, err = run("solve", str(tmp_path / "in.txt"), "--out", str(fifo))
+    reader.join(10)
+    assert code == 0, err
+    assert fifo.is_fifo() and got and got[0].count("\n") == 3
+
+
+def test_out_onto_a_device_node_writes_to_it_and_keeps_it(tmp_path):
+    import os
+    import stat
+
+    node = tmp_path / "null"
+    try:
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # a copy of /dev/null
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+    (tmp_path / "in.txt").write_bytes(SEED)
+    code, _, err = run("solve", str(tmp_path / "in.txt"), "--out", str(node))
+    assert code == 0, err
+    assert stat.S_ISCHR(os.stat(node).st_mode)
+
+
+@pytest.mark.parametrize("option", ["--out", "--field"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path, option):
+    code, out, err = run("generate", "3", "4", "50", option, str(tmp_path / "no" / "such" / "dir.txt"))
+    assert code == 2 and not out and "cannot write" in err and option in err
+    code, out, err = run("generate", "3", "4", "50", option, str(tmp_path))
+    assert code == 2 and "directory" in err
+
+
+def test_sigterm_while_writing_removes_the_temporary_file_and_keeps_the_old_one(tmp_path, monkeypatch):
+    import os
+    import signal
+
+    import recon.io.files as files
+
+    (tmp_path / "in.txt").write_bytes(SEED)
+    out = tmp_path / "out.txt"
+    out.write_text("old\n")
+    monkeypatch.setattr(files.os, "fsync", lambda fd: os.kill(os.getpid(), signal.SIGTERM))
+    code, _, err = run("solve", str(tmp_path / "in.txt"), "--out", str(out))
+    assert code == 128 + signal.SIGTERM and "terminated" in err
+    assert out.read_text() == "old\n" and not list(tmp_path.glob(".recon-*"))
