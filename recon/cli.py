@@ -8,6 +8,7 @@ import math
 import os
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Sequence
 from typing import TextIO
@@ -502,6 +503,19 @@ def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
     return EXIT_CODES[result.verdict]
 
 
+#: What --time-limit keeps back for writing the answer: the limit bounds the whole command.
+OUTPUT_SECONDS = 0.05
+
+
+def _time_left(args: argparse.Namespace) -> float | None:
+    """What is left of --time-limit, counted from the start of the command (reading the input
+    included), less what writing the answer takes; None without a limit."""
+    limit = getattr(args, "time_limit", None)
+    if limit is None:
+        return None
+    return max(limit - (time.perf_counter() - args.started) - OUTPUT_SECONDS, 1e-3)
+
+
 def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, stderr: TextIO) -> Result | None:
     """Run solve with trimming included where asked; print a disagreement and return None."""
     engine: str | list[str] = getattr(args, "engine", "auto")
@@ -517,7 +531,7 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
     if command == "explain" or getattr(args, "explain", False):
         engine = names if "trim" in names else [*names, "trim"]
     try:
-        return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=args.time_limit)
+        return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=_time_left(args))
     except EngineDisagreement as err:
         stderr.write(f"recon: internal error: {err}\nThis is a bug; please report it with the input file.\n")
         for name, r in err.results.items():
@@ -535,7 +549,8 @@ def _count_ambiguous(problem: Problem, result: Result, args: argparse.Namespace)
 
     if result.verdict is not Verdict.MULTIPLE or not args.count or (args.quiet and not args.json):
         return None  # (quiet text output would not show it)
-    budget = SOLVE_COUNT_SECONDS if args.time_limit is None else min(SOLVE_COUNT_SECONDS, args.time_limit - result.seconds)
+    left = _time_left(args)
+    budget = SOLVE_COUNT_SECONDS if left is None else min(SOLVE_COUNT_SECONDS, left - OUTPUT_SECONDS)
     return count_ambiguous(problem, result, budget) if budget > 0 else None
 
 
@@ -588,7 +603,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"--picture must name a .png or .svg file, got {args.picture!r}")
     problem = read_problem(args.file, args.max_cells)
     want = args.probabilities or bool(args.picture)
-    counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=args.time_limit)
+    counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=_time_left(args))
     probs = counted.probabilities
     certain_mines = certain_empty = None
     if probs is not None:
@@ -717,7 +732,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         field = random_field(args.rows, args.cols, args.p, rng)
         clues, known = status(field), np.ones(field.shape, dtype=bool)
     else:
-        from .generation import GenerationFailed, Options, generate_puzzle, impossible_request, parse_clue_target
+        from .generation import GenerationFailed, GenerationTimeout, Options, generate_puzzle, impossible_request, parse_clue_target
 
         try:
             target = parse_clue_target(args.clues, args.rows * args.cols)
@@ -729,8 +744,11 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         command += f" --puzzle --difficulty {args.difficulty} --clues {args.clues}"
         show = _ProgressWriter(stderr, args.progress)
         try:
-            options = Options(progress=show, progress_seconds=PROGRESS_SECONDS, time_limit=args.time_limit)
+            options = Options(progress=show, progress_seconds=PROGRESS_SECONDS, time_limit=_time_left(args))
             puzzle = generate_puzzle(args.rows, args.cols, args.p, rng, difficulty=args.difficulty, target=target, options=options)
+        except GenerationTimeout:  # said with the limit given, not what was left of it after reading
+            stderr.write(f"recon: no puzzle within the time limit of {args.time_limit:g} s\n")
+            return EXIT_UNDECIDED
         except GenerationFailed as err:
             stderr.write(f"recon: {err}\n")
             return EXIT_UNDECIDED
@@ -849,6 +867,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         "convert": cmd_convert,
         "generate": cmd_generate,
     }[args.command]
+    args.started = time.perf_counter()
     previous = _on_sigterm(_terminate)
     try:
         _check_outputs(args)

@@ -87,7 +87,7 @@ def count_solutions(
         probs = sols.probabilities() if listed else None
         reason = sols.reason
         if not sols.count_exact:
-            reason = (f"{time_limit:g} s ran out" if sols.timed_out else
+            reason = ("the time limit ran out" if sols.timed_out else
                       f"more than {algebra.COUNT_BUDGET:,} solutions in one group of coupled lines") + ": a lower bound"
         if probabilities and not listed:
             reason = (reason + "; " if reason else "") + f"no probabilities past {PROBABILITY_CELLS:,} cells (one exact fraction each)"
@@ -117,7 +117,7 @@ def count_solutions(
         probs = [[tally[r][c] for c in range(cols)] for r in range(rows)]
     if not exhausted:
         reason = (
-            f"a group had more than {limit} solutions" + (f" or {time_limit:g} s ran out" if time_limit else "")
+            f"a group had more than {limit} solutions" + (" or the time limit ran out" if time_limit else "")
             + f": at least {n} (a lower bound)"
         )
     return Count(n, exhausted, method, time.perf_counter() - start, probs, reason, varying, groups)
@@ -274,6 +274,6 @@ def count_ambiguous(problem: Problem, result: Result, time_limit: float = SOLVE_
         )
     if not counted.exact and counted.count < result.solution_count:
         counted.count = result.solution_count  # solve found (and checked) that many: a better lower bound
-        counted.reason = (f"a group had more than {limit} solutions or {time_limit:g} s ran out; "
+        counted.reason = (f"a group had more than {limit} solutions or the time limit ran out; "
                           f"the {result.solution_count} solve found are a lower bound")
     return counted

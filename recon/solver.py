@@ -39,6 +39,13 @@ LEAD_PER_CELL = 2e-5
 #: search-grade puzzles trimming leaves most cells open, and hybrid's search budget was lost
 #: time. With python-sat, hybrid does not search when trimming stalls: SAT decides at once.
 LEAD_SEARCH_CELLS = 100
+#: Seconds per cell an engine takes to set up before it can look at its deadline (its index of
+#: windows, its model), as measured on a 200x200 status (docs/performance.md, "Time limits").
+#: Under a time limit, an engine whose share is shorter than that is not started: it would
+#: overrun the limit by its setup, and it could not decide anything anyway.
+SETUP_SECONDS_PER_CELL = {
+    algebra.NAME: 0.0, backtrack.NAME: 8e-6, hybrid.NAME: 1e-5, milp.NAME: 6e-6, sat.NAME: 1.5e-5, trim.NAME: 1e-5,
+}
 
 
 def checker() -> str:
@@ -202,6 +209,10 @@ def solve(
         names.append(checker())  # large puzzle: the checker runs only if hybrid does not decide
     for i, name in enumerate(names):
         budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        if budget is not None and engine != "auto":
+            # every engine asked for gets a fair share of what is left (what one leaves unused
+            # goes to the next), not whatever the engines before it left
+            budget = max(budget / (len(names) - i), 1e-3)
         lead = results.get(names[0])
         # Ask for one more solution than will be shown: finding none proves the count exact.
         options: dict = {"limit": max_solutions + 1}
@@ -226,6 +237,12 @@ def solve(
             # the lead found more solutions than are shown: the checker confirms, on its own, that the
             # first is not the only one (one solve for a second solution, not one per solution)
             options.update(limit=2, given=lead.solutions[:1])
+        setup = SETUP_SECONDS_PER_CELL.get(name, 0.0) * problem.cells
+        if budget is not None and budget < setup:
+            reason = (f"not run: the {budget:.2g} s left for it are less than it takes to set up "
+                      f"{problem.cells:,} cells (about {setup:.2g} s)")
+            results[name] = Result(Verdict.UNDECIDED, [], False, name, 0.0, {}, reason)
+            continue
         result = ENGINES[name](problem, time_limit=budget, **options)
         verify(result, problem)
         results[name] = result

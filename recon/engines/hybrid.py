@@ -39,8 +39,8 @@ def deduce(
     """Steps 1 and 2: return (search state with every deduced cell set, grade, None), or
     (None, grade, reason) when the clues contradict. The grade is basic, advanced, elimination or
     search. compiled_trim: trim with `recon.compiled` (the same cells, faster once loaded, but
-    loading costs a fresh process most of a second; it takes no deadline), unless its index would
-    pass max_entries."""
+    loading costs a fresh process most of a second), unless its index would pass max_entries or
+    there is a deadline: the compiled trimmer cannot stop part way, the Python one can."""
     stats = {} if stats is None else stats
     search = backtrack._Search(problem)
     if not search.start():
@@ -48,7 +48,7 @@ def deduce(
     open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
     if not open_cells:
         return search, Grade.BASIC, None
-    if compiled_trim and compiled.AVAILABLE and len(open_cells) * int(problem.known.sum()) <= max_entries:
+    if compiled_trim and deadline is None and compiled.AVAILABLE and len(open_cells) * int(problem.known.sum()) <= max_entries:
         # on a contradiction, the Python trimmer below says which clues clash
         grade, fixed = compiled.trim_grade(problem.clues, problem.known)
         if grade is not None:
@@ -80,7 +80,7 @@ def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     gives it: the strongest rule in the trace, the clash included."""
     trimmer = trim.Trimmer.on_cells(shape, open_cells, equations, proof=written)
     try:
-        trimmer.load()
+        trimmer.load(deadline)
         trimmer.run(deadline)
     except trim.Contradiction as stop:
         if not written:

@@ -221,16 +221,21 @@ def _solve_limited_assuming(solver, assumptions: list[int], deadline: float | No
     return answer
 
 
-def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None) -> None:
+def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadline: float | None = None) -> None:
     """The clues (and the differences of neighbouring clues, `pairs`) as cardinality constraints
-    on cell literals 1..cells (row-major)."""
+    on cell literals 1..cells (row-major). Raises TimeUp at the deadline (a large model takes
+    seconds to build)."""
     cells, sizes = window_literals(problem.shape)
     constraints = 0
-    for c in np.flatnonzero(problem.known.ravel()):
+    for i, c in enumerate(np.flatnonzero(problem.known.ravel())):
+        if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
+            raise TimeUp
         lits, k = cells[c, : sizes[c]].tolist(), int(problem.clues.flat[c])
         _add_exactly(solver, lits, k)
         constraints += (k < len(lits)) + (k > 0)
-    for _, _, lits, k in pairs:
+    for i, (_, _, lits, k) in enumerate(pairs):
+        if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
+            raise TimeUp
         _add_exactly(solver, lits, k)
     if problem.cells:
         solver.add_clause([problem.cells, -problem.cells])  # every cell is a variable, even with no clue on it
@@ -306,7 +311,11 @@ def solve(
     exhausted = timed_out = False
     solver = _new_solver(SOLVER)
     try:
-        _add_clues(solver, problem, pairs, stats)
+        try:
+            _add_clues(solver, problem, pairs, stats, deadline)
+        except TimeUp:
+            return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats,
+                          f"time limit of {time_limit:g} s reached while building the SAT model")
 
         def block(field: np.ndarray) -> None:
             lits = np.arange(1, n + 1)

@@ -25,9 +25,10 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, 
     reason = None
     verdict = Verdict.UNDECIDED
     solutions: list[np.ndarray] = []
+    deadline = None if time_limit is None else start + time_limit
     try:
-        trimmer.load()
-        trimmer.run(None if time_limit is None else start + time_limit)
+        trimmer.load(deadline)
+        trimmer.run(deadline)
         if trimmer.is_done:
             verdict = Verdict.UNIQUE
             solutions = [trimmer.value.reshape(problem.shape) == 1]

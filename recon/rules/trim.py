@@ -443,13 +443,17 @@ class Trimmer:
             self._log("all-empty" if v == 0 else "all-mines", cells, v, (self._names[self._label[e]],), text)
         self._fix_mask(ar, ac, mask, v)
 
-    def rule_basic(self) -> bool:
+    def rule_basic(self, deadline: float | None = None) -> bool:
         """Apply all-empty and all-mines to every equation not looked at yet (those they make
         too) until none is left; did they fix a cell?"""
         before = self.open
         msk, cnt, alive = self._msk, self._cnt, self._alive
         e = self._basic_at
         while e < len(msk):
+            if deadline is not None and e & 4095 == 0 and time.perf_counter() > deadline:
+                self._basic_at = e
+                self.timed_out = True
+                raise TimeUp
             if alive[e] and (cnt[e] == 0 or cnt[e] == _POP[msk[e]]):
                 self._basic(e)
             e += 1
@@ -585,14 +589,14 @@ class Trimmer:
             self._fix_mask(ar, ac, mask, v)
         self.rule_basic()
 
-    def rule_elimination(self) -> bool:
+    def rule_elimination(self, deadline: float | None = None) -> bool:
         """Eliminate exactly within each connected group of open equations (up to max_cells open
         cells) and bound every row; did that fix a cell? The reduced form is kept from round to
         round, with the cells fixed since substituted: it is unique, so it is the one a fresh
         elimination would give."""
         if self.open <= self.max_cells:
             if self._reduced is None:
-                self._reduced = _Reduced(self._live_rows())
+                self._reduced = _Reduced(self._live_rows(), deadline)
             else:
                 self._reduced.substitute({c: self._value[c] for c in self._fixed[self._synced :]})
             self._synced = len(self._fixed)
@@ -601,7 +605,7 @@ class Trimmer:
             bounded = []
             for cells, eqs in self._groups():
                 if len(cells) <= self.max_cells:
-                    bounded += _Reduced(self._live_rows(eqs)).bound_changed()
+                    bounded += _Reduced(self._live_rows(eqs), deadline).bound_changed()
         found: dict[int, int] = {}
         for coefs, rhs, sources, fixed in bounded:
             if fixed is None:
@@ -671,9 +675,13 @@ class Trimmer:
         return f"{text or '0'} = {rhs}"
 
     # -- driver ----------------------------------------------------------------------------
-    def load(self) -> None:
-        """Add one equation per clue (raises Contradiction for a clue its window cannot hold)."""
-        for name, cells, count in self._input:
+    def load(self, deadline: float | None = None) -> None:
+        """Add one equation per clue (raises Contradiction for a clue its window cannot hold,
+        TimeUp at the deadline)."""
+        for i, (name, cells, count) in enumerate(self._input):
+            if deadline is not None and i & 4095 == 0 and time.perf_counter() > deadline:
+                self.timed_out = True
+                raise TimeUp
             self._names.append(name)
             self._add_cells(cells, count, len(self._names) - 1)
         self._loaded = len(self._msk)
@@ -682,18 +690,21 @@ class Trimmer:
         """Apply the rules, weakest first, until every cell is fixed or nothing applies: the
         basic rules to a standstill, then the pairwise rules to their fixpoint, then a round of
         elimination, and again from the basic rules on what it fixed. So the strongest rule in
-        the trace is the one the puzzle needs."""
-        self.rule_basic()
-        while self.open:
-            self.rule_pairwise(deadline)
-            if not self.open:
-                return
-            if deadline is not None and time.perf_counter() > deadline:
-                self.timed_out = True
-                raise TimeUp
-            if not self.rule_elimination():
-                return
-            self.rule_basic()
+        the trace is the one the puzzle needs. At the deadline: TimeUp, with timed_out set."""
+        try:
+            self.rule_basic(deadline)
+            while self.open:
+                self.rule_pairwise(deadline)
+                if not self.open:
+                    return
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise TimeUp
+                if not self.rule_elimination(deadline):
+                    return
+                self.rule_basic(deadline)
+        except TimeUp:
+            self.timed_out = True
+            raise
 
     def run_pairwise(self) -> None:
         """The basic and pairwise rules alone, to their fixpoint (no elimination), once loaded."""
@@ -718,13 +729,13 @@ class _Reduced:
     look at those rows only, saved nothing measurable at 50x50: keeping it up to date costs what
     it saves.)"""
 
-    def __init__(self, rows):
+    def __init__(self, rows, deadline: float | None = None):
         self.rows: list[dict[int, int]] = []
         self.rhs: list[int] = []
         self.src: list[int] = []
         self.pivot: list[int] = []
         self.names: list[str] = []
-        for coefs, rhs, sources in _eliminate(rows):
+        for coefs, rhs, sources in _eliminate(rows, deadline):
             self.rows.append(dict(coefs))
             self.rhs.append(rhs)
             self.src.append(sources.mask)
@@ -795,7 +806,7 @@ def _sorted_names(names) -> tuple[str, ...]:
     return tuple(sorted(names, key=_name_key))
 
 
-def _eliminate(rows):
+def _eliminate(rows, deadline: float | None = None):
     """Return the rows in reduced row echelon form, by exact fraction-free elimination (integers only).
 
     Forward elimination (each new row loses the pivots it leads with, until it leads with a new
@@ -822,7 +833,9 @@ def _eliminate(rows):
     rows = [(dict(coefs), rhs, mask(src)) for coefs, rhs, src in rows]
     reduced = []
     pivots: dict[int, int] = {}  # cell -> index in reduced
-    for coefs, rhs, src in rows:
+    for i, (coefs, rhs, src) in enumerate(rows):
+        if deadline is not None and i & 63 == 0 and time.perf_counter() > deadline:
+            raise TimeUp
         while coefs:
             lead = min(coefs)
             if lead not in pivots:
@@ -838,7 +851,9 @@ def _eliminate(rows):
     # they share no pivot column but their own, and a row takes all of them at once: scaled by
     # the lcm of their leading coefficients, one sum, one gcd (the same row as taking them one
     # by one, which copied and divided the row each time)
-    for pivot in sorted(pivots, reverse=True):
+    for done, pivot in enumerate(sorted(pivots, reverse=True)):
+        if deadline is not None and done & 63 == 0 and time.perf_counter() > deadline:
+            raise TimeUp
         i = pivots[pivot]
         coefs, rhs, src = reduced[i]
         later = [c for c in coefs if c != pivot and c in pivots]
