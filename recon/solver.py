@@ -158,7 +158,10 @@ def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
     else:
         verdict = Verdict.UNDECIDED
     lead = next(iter(results.values()))
-    reason = next((r.reason for r in results.values() if r.verdict is verdict and r.reason), lead.reason)
+    reasons = [r.reason for r in results.values() if r.verdict is verdict and r.reason]
+    # undecided: the last engine's reason, since it ran last because the ones before left the
+    # question open (hybrid's "too many cells to search here" is not why a checker ran out of time)
+    reason = (reasons[-1] if verdict is Verdict.UNDECIDED else reasons[0]) if reasons else lead.reason
     solutions = list(union.values())
     # the explanation (trace, cells fixed, grade) comes from trimming, which writes its proof; a
     # lead that grades without writing one (hybrid) only stands in when trimming did not run

@@ -248,3 +248,28 @@ def test_sigterm_while_writing_removes_the_temporary_file_and_keeps_the_old_one(
     code, _, err = run("solve", str(tmp_path / "in.txt"), "--out", str(out))
     assert code == 128 + signal.SIGTERM and "terminated" in err
     assert out.read_text() == "old\n" and not list(tmp_path.glob(".recon-*"))
+
+
+# -- time limits: a fair share under --engine all, no engine started that cannot set up ------
+@pytest.mark.slow
+def test_under_all_every_engine_gets_a_fair_share_of_the_time_limit():
+    """The first engine once took the whole limit and the others got 1 ms: SAT, which proves
+    this minimal search-grade puzzle in a fraction of a second, said undecided."""
+    from recon import Verdict, solve
+    from recon.generation import generate_puzzle
+
+    puzzle = generate_puzzle(36, 41, 50, np.random.default_rng(2), difficulty="search")
+    result = solve(puzzle.clues, puzzle.known, engine="all", time_limit=2.5)
+    assert result.verdict is Verdict.UNIQUE and np.array_equal(result.solutions[0], puzzle.field)
+    assert result.engines["sat"].verdict is Verdict.UNIQUE
+
+
+@pytest.mark.parametrize("shape", [(1, 40_000), (200, 200)])
+def test_an_engine_whose_share_is_shorter_than_its_setup_is_not_started(shape):
+    from recon import Verdict, solve
+
+    field = random_field(*shape, 40, np.random.default_rng(1))
+    known = np.random.default_rng(2).random(shape) < 0.5
+    result = solve(status(field), known, engine=["backtrack", "milp", "trim"], time_limit=0.02)
+    assert result.verdict is Verdict.UNDECIDED
+    assert all(r.reason.startswith("not run") and r.seconds == 0 for r in result.engines.values())

@@ -1,0 +1,112 @@
+"""Disagreement harness: random instances through every engine against brute force (issue:
+hardening).
+
+    python bench/bench_disagreement.py --instances 10000 --seed 1
+
+Each instance is a random field on a random shape (1xk, kx1, 2xk and small rectangles up to
+--max-cells cells), a random density (0-100 %), and a random fraction of its clues kept (full
+status about a third of the time); sometimes a clue is changed so that no field may fit. Every
+instance goes through `solve(engine="all")` (each engine's answer verified, any two that
+contradict raising EngineDisagreement) and against brute force over all 2^cells fields: the
+verdict, the exact count and the solutions listed must match. Prints counts; 0 wrong expected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+
+import numpy as np
+
+from recon import EngineDisagreement, Verdict, make_problem, solve, status
+
+
+def all_statuses(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Every field of the shape (2^cells, rows, cols) and its status."""
+    rows, cols = shape
+    n = rows * cols
+    codes = np.arange(2**n, dtype=np.int64)
+    fields = ((codes[:, None] >> np.arange(n)) & 1).astype(np.int8).reshape(-1, rows, cols)
+    padded = np.pad(fields, ((0, 0), (1, 1), (1, 1)))
+    counts = sum(padded[:, dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
+    return fields.astype(bool), counts
+
+
+def random_shape(rng, max_cells: int) -> tuple[int, int]:
+    kind = rng.integers(4)
+    if kind == 0:
+        return 1, int(rng.integers(1, max_cells + 1))
+    if kind == 1:
+        return int(rng.integers(1, max_cells + 1)), 1
+    if kind == 2:
+        return 2, int(rng.integers(1, max_cells // 2 + 1))
+    while True:
+        rows, cols = (int(v) for v in rng.integers(2, 6, size=2))
+        if rows * cols <= max_cells:
+            return rows, cols
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--instances", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-cells", type=int, default=16)
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(args.seed)
+    cache: dict = {}
+    tally: collections.Counter = collections.Counter()
+    wrong = []
+    start = time.perf_counter()
+    for i in range(args.instances):
+        shape = random_shape(rng, args.max_cells)
+        if shape not in cache:
+            cache[shape] = all_statuses(shape)
+        fields, statuses = cache[shape]
+        field = rng.random(shape) < rng.uniform(0, 1)
+        clues = status(field).astype(np.int64)
+        known = np.ones(shape, bool) if rng.random() < 0.35 else rng.random(shape) < rng.uniform(0.2, 1)
+        if rng.random() < 0.15:  # a changed clue: maybe no field fits
+            r, c = int(rng.integers(shape[0])), int(rng.integers(shape[1]))
+            known[r, c] = True
+            clues[r, c] = max(0, clues[r, c] + int(rng.choice([-1, 1])))
+        from recon.model import window_sizes
+
+        clues = np.minimum(clues, window_sizes(shape)).astype(np.uint8)
+        match = (statuses[:, known] == clues[known]).all(axis=1)
+        truth = int(match.sum())
+        kind = "full" if known.all() else "partial"
+        try:
+            result = solve(make_problem(clues, known), engine="all", max_solutions=3)
+        except EngineDisagreement as err:
+            tally["disagreement"] += 1
+            wrong.append((shape, kind, "disagreement", str(err)[:200]))
+            continue
+        expected = Verdict.NONE if truth == 0 else Verdict.UNIQUE if truth == 1 else Verdict.MULTIPLE
+        listed = {f.tobytes() for f in result.solutions}
+        real = {f.tobytes() for f in fields[match]}
+        problems = []
+        if result.verdict is not expected and result.verdict is not Verdict.UNDECIDED:
+            problems.append(f"verdict {result.verdict.value}, brute force {truth} solution(s)")
+        if result.count_exact and result.solution_count != truth:
+            problems.append(f"exact count {result.solution_count}, brute force {truth}")
+        if not listed <= real:
+            problems.append("a listed field does not fit")
+        tally[f"{kind} {result.verdict.value}"] += 1
+        if problems:
+            wrong.append((shape, kind, "; ".join(problems), clues.tolist(), known.tolist()))
+    seconds = time.perf_counter() - start
+    print(f"{args.instances} instances in {seconds:.0f} s (up to {args.max_cells} cells, seed {args.seed})\n")
+    print("| instances | verdict |")
+    print("|---|---|")
+    for key, n in sorted(tally.items()):
+        print(f"| {n} | {key} |")
+    print(f"\nwrong answers or disagreements: {len(wrong)}")
+    for item in wrong[:20]:
+        print("-", item)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
