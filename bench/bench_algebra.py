@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import resource
 import statistics
 import subprocess
 import sys

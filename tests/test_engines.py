@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 
 from conftest import ODD_SHAPES, brute_force, keys
 from recon import Verdict, is_solution, make_problem, random_field, solve, status
@@ -297,8 +296,8 @@ def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
         problem = make_problem(status(field), known)
         truth = brute_force(problem.clues, known)
         seen.add(len(truth) == 1)
-        for given in ([], [field]):
-            result = milp.solve(problem, limit=2, given=given)
+        for known_solutions in ([], [field]):
+            result = milp.solve(problem, limit=2, given=known_solutions)
             assert result.verdict is (Verdict.UNIQUE if len(truth) == 1 else Verdict.MULTIPLE)
             assert keys(result.solutions) <= truth and len(result.solutions) == min(2, len(truth))
             assert result.stats["farthest"] == 1

@@ -38,7 +38,7 @@ from ..result import Result, TimeUp, Verdict
 
 NAME = "backtrack"
 _UNDECIDED = -1  # private marker in the search state; never summed
-_CHECK_CLOCK_EVERY = 2048
+_CHECK_CLOCK_EVERY = 64  # a node on a large grid can take a millisecond of propagation
 _WAYS = [[comb(f, k) if 0 <= k <= f else 0 for k in range(10)] for f in range(10)]
 
 
