@@ -16,6 +16,7 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
+from .io.classic import board_problem, parse_board
 from .io.files import check_writable_path, write_text_atomically
 from .io.text import FormatError, format_field, format_fields, parse_field
 from .count import COUNT_SECONDS
@@ -103,7 +104,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _command(commands, name: str, help: str, description: str, file_help: str) -> argparse.ArgumentParser:
+def _command(commands, name: str, help: str, description: str, file_help: str, classic: bool = False) -> argparse.ArgumentParser:
     """Add a subcommand that reads FILE, with the exit codes in its help."""
     parser = commands.add_parser(
         name,
@@ -114,6 +115,11 @@ def _command(commands, name: str, help: str, description: str, file_help: str) -
     )
     parser.add_argument("file", metavar="FILE", help=file_help)
     _max_cells_option(parser)
+    if classic:
+        parser.add_argument("--classic", action="store_true",
+                            help="FILE is a classic Minesweeper board: 0-8 opened (counting the 8 neighbours), ? covered, * a mine")
+        parser.add_argument("--mines", metavar="N", type=_whole("N", 0),
+                            help="with --classic: the board holds N mines in all, flags included (or a line '# mines: N')")
     return parser
 
 
@@ -156,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Reconstruct every field whose status matches FILE, prove whether it is the only one, "
         "and print the solutions (x = mine, _ = empty).",
         STATUS_FILE,
+        classic=True,
     )
     p.add_argument(
         "--engine",
@@ -196,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(rule, equations used, cells fixed), the difficulty grade, and what a search decided where "
         "trimming stops short.",
         STATUS_FILE,
+        classic=True,
     )
     e.add_argument("--json", action="store_true", help="print the trace as one JSON object")
     _out_option(e)
@@ -209,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
         "by exact algebra, however large the number; a partial one by enumeration up to --limit). "
         "--probabilities adds, per cell, the fraction of those fields with a mine there.",
         STATUS_FILE,
+        classic=True,
     )
     c.add_argument("--probabilities", action="store_true", help="print each cell's mine probability")
     c.add_argument("--json", action="store_true", help="print one JSON object (exact fractions)")
@@ -226,6 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         "fixed by trimming shaded by the step that fixed them, cells where solutions differ outlined "
         "in red. With --field, FILE is a field to draw with its counts.",
         "status file (or field file with --field), or - for standard input",
+        classic=True,
     )
     r.add_argument("--out", metavar="PICTURE", required=True, help="the picture to write: .png or .svg")
     r.add_argument("--field", action="store_true", help="FILE is a field (x = mine), not a status")
@@ -308,9 +318,24 @@ def read_input(path: str) -> tuple[bytes, str]:
         raise UsageError(f"cannot read {path!r}: {err.strerror or err}") from None
 
 
-def read_problem(path: str, max_cells: int = MAX_CELLS) -> Problem:
-    """Read a status file (or stdin for '-') in any known format and return its Problem."""
+def read_problem(path: str, max_cells: int = MAX_CELLS, args: argparse.Namespace | None = None) -> Problem:
+    """Read a status file (or stdin for '-') in any known format, or with --classic a classic
+    board, and return its Problem."""
     data, name = read_input(path)
+    return problem_of(data, name, max_cells, args)
+
+
+def problem_of(data: bytes, name: str, max_cells: int = MAX_CELLS, args: argparse.Namespace | None = None) -> Problem:
+    """The Problem of an input's bytes, as read_problem reads it."""
+    classic, mines = getattr(args, "classic", False), getattr(args, "mines", None)
+    if classic:
+        cells, board_mines = parse_board(data, name, max_cells)
+        try:
+            return board_problem(cells, board_mines if mines is None else mines)
+        except ValueError as err:
+            raise UsageError(f"{name}: {err}") from None
+    if mines is not None:
+        raise UsageError("--mines is the total of a classic Minesweeper board: it needs --classic")
     clues, known, _ = read_any_status(data, name, max_cells)
     return make_problem(clues, known)
 
@@ -407,7 +432,7 @@ def result_json(result: Result, problem: Problem) -> dict[str, object]:
 
 def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Solve a status file and print the answer."""
-    problem = read_problem(args.file, args.max_cells)
+    problem = read_problem(args.file, args.max_cells, args)
     result = _solve_for_cli(problem, "solve", args, stderr)
     if result is None:
         err = args.disagreement
@@ -479,7 +504,7 @@ def explanation(result: Result, problem: Problem) -> str:
 
 def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Explain how a status file is solved."""
-    problem = read_problem(args.file, args.max_cells)
+    problem = read_problem(args.file, args.max_cells, args)
     result = _solve_for_cli(problem, "explain", args, stderr)
     if result is None:
         return EXIT_INTERNAL
@@ -601,7 +626,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
         raise UsageError(f"--picture must name a .png or .svg file, got {args.picture!r}")
-    problem = read_problem(args.file, args.max_cells)
+    problem = read_problem(args.file, args.max_cells, args)
     want = args.probabilities or bool(args.picture)
     counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=_time_left(args))
     probs = counted.probabilities
@@ -674,8 +699,7 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         problem = make_problem(status(field))
         _draw(render, args.out, problem, [field], None, ["field and its counts"])
         return EXIT_UNIQUE
-    clues, known, _ = read_any_status(data, name, args.max_cells)
-    problem = make_problem(clues, known)
+    problem = problem_of(data, name, args.max_cells, args)
     args.engine, args.explain = "auto", True
     result = _solve_for_cli(problem, "render", args, stderr)
     if result is None:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 
 from .engines import algebra, backtrack, hybrid, sat
-from .model import Groups, Problem
+from .model import Groups, Problem, make_problem
 from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
 
 #: Full grids up to this many cells are also counted by enumeration, as a cross-check.
@@ -60,11 +61,15 @@ class Count:
 
 
 def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_probabilities: bool):
-    """Count by enumeration: (count, exhausted, mine tallies or None)."""
+    """Count by enumeration: (count, exhausted, mine tallies or None). With a total, the fields
+    without it are enumerated and those with the wrong number of mines skipped."""
     tally = np.zeros(problem.shape, dtype=np.int64) if want_probabilities else None
     count = 0
+    plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
     try:
-        for field in backtrack.iter_solutions(problem, time_limit=time_limit):
+        for field in backtrack.iter_solutions(plain, time_limit=time_limit):
+            if problem.mines is not None and int(field.sum()) != problem.mines:
+                continue
             count += 1
             if tally is not None:
                 tally += field
@@ -81,7 +86,7 @@ def count_solutions(
     """Count the solutions of a status exactly (or give a lower bound past the limit)."""
     start = time.perf_counter()
     rows, cols = problem.shape
-    if problem.is_full:
+    if problem.is_full and not problem.has_conditions:
         sols = algebra.Solutions(problem, None if time_limit is None else start + time_limit)
         listed = probabilities and problem.cells <= PROBABILITY_CELLS
         probs = sols.probabilities() if listed else None
@@ -148,7 +153,9 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
     """Count a partial status group by group: (count, exact, per-cell Fractions, how it was
     counted, the cells proved to vary or None, the number of groups)."""
     rows, cols = problem.shape
-    search, _, _ = hybrid.deduce(problem, deadline)
+    # deduction from the clues and fixed cells (the total comes in when the groups are combined)
+    plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
+    search, _, _ = hybrid.deduce(plain, deadline)
     if search is None:
         return 0, True, None, "deduction (a contradiction)", [], 0
     value = list(search.value)
@@ -161,8 +168,9 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
         # cells that really vary, often far fewer (an ambiguous search-grade 50x50: 2085 open after
         # deduction, 450 vary)
         # cells no open clue sees are free (a factor of 2 each): nothing to ask about them
+        # (with a total, they are not: the total can fix them all)
         seen = {x for k, cells in enumerate(search.clue_cells) if search.free[k] for x in cells}
-        asked = [x for x in range(problem.cells) if value[x] == undecided and x in seen]
+        asked = [x for x in range(problem.cells) if value[x] == undecided and (x in seen or problem.mines is not None)]
         extra, seen_varying, known_all = sat.backbone(problem, asked, deadline)
         # every cell asked is then proved certain or seen to vary, unless there is no solution
         # (nothing proved either way: then nothing varies, and the count says 0)
@@ -193,8 +201,10 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
     prob = [[Fraction(value[r * cols + c]) if value[r * cols + c] != undecided else Fraction(1, 2) for c in range(cols)] for r in range(rows)]
     total, exact = 1 << (len(open_cells) - len(seen_by_clue)), True  # cells no open clue sees: free
     hows: set[str] = set()
+    by_mines = []  # with a total: per group, {mines in the group: [solutions, {cell: mines}]}
     for g, cells in members.items():
-        count, tally, complete, how = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline)
+        count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline)
+        by_mines.append((cells, per_k))
         hows.add(how)
         if not complete and seen_varying:
             # SAT found solutions (so every group has one), and two that differ in this group
@@ -206,11 +216,67 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
             for x in cells:
                 prob[x // cols][x % cols] = Fraction(tally[x], count)
     free = len(open_cells) - len(seen_by_clue)
+    if problem.mines is not None:
+        left = problem.mines - sum(1 for v in value if v == 1)
+        free_cells = [x for x in open_cells if x not in seen_by_clue]
+        total = _with_total(by_mines, free_cells, left, prob, cols) if exact else _lower_bound_with_total(total, left, free)
     method = "deduction" + (f", then SAT proved {len(extra)} more cell(s) the same in every solution" if extra else "")
     method += f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
     method += f", {free} cell(s) no clue sees free" if free else ""
     varying = [divmod(x, cols) for x in open_cells] if known_all else None  # each open cell was seen to vary
     return total, exact, prob if exact else None, method, varying, len(members)
+
+
+def _convolve(a: list[int], b: list[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int) -> int:
+    """The exact count with a total: each group's solutions by their number of mines, convolved,
+    the cells no clue sees filling the rest (a binomial coefficient); fills prob with the exact
+    fraction per open cell. left: the mines not yet placed by deduction."""
+    polys = []
+    for _, per_k in by_mines:
+        poly = [0] * (max(per_k, default=0) + 1)
+        for k, (n, _) in per_k.items():
+            poly[k] = n
+        polys.append(poly)
+    f = len(free_cells)
+    # prefix and suffix products: every group's count with the others' mines
+    prefix = [[1]]
+    for poly in polys:
+        prefix.append(_convolve(prefix[-1], poly))
+    suffix = [[1]]
+    for poly in reversed(polys):
+        suffix.append(_convolve(suffix[-1], poly))
+    suffix.reverse()
+    everything = prefix[-1]
+    total = sum(n * comb(f, left - k) for k, n in enumerate(everything) if 0 <= left - k <= f)
+    if total == 0:
+        return 0
+    for g, (cells, per_k) in enumerate(by_mines):
+        others = _convolve(prefix[g], suffix[g + 1])
+        # ways[k]: the completions of a group solution with k mines by the other groups and the free cells
+        ways = {k: sum(n * comb(f, left - k - j) for j, n in enumerate(others) if 0 <= left - k - j <= f) for k in per_k}
+        for x in cells:
+            num = sum(tally[x] * ways[k] for k, (_, tally) in per_k.items())
+            prob[x // cols][x % cols] = Fraction(num, total)
+    if free_cells:
+        num = sum(n * comb(f - 1, left - k - 1) for k, n in enumerate(everything) if 0 <= left - k - 1 <= f - 1)
+        for x in free_cells:
+            prob[x // cols][x % cols] = Fraction(num, total)
+    return total
+
+
+def _lower_bound_with_total(product: int, left: int, free: int) -> int:
+    """Without every group listed no exact count with a total is known: 1 if some solution was
+    seen (the product counts listed solutions without the total), else 0."""
+    return 1 if product and 0 <= left else 0
 
 
 def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None):
@@ -221,32 +287,38 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     listed = 0
     if sat.AVAILABLE:
         first = min(SAT_FIRST, limit)
-        found, tally, complete = _enumerate_with(sat.iter_equation_solutions, cells, equations, first, deadline)
+        found, tally, complete, per_k = _enumerate_with(sat.iter_equation_solutions, cells, equations, first, deadline)
         if complete or first == limit:
-            return found, tally, complete, "SAT"
+            return found, tally, complete, "SAT", per_k
         listed = found  # SAT listed that many already: a lower bound, whatever backtracking lists
-    found, tally, complete = _enumerate_with(backtrack.iter_equation_solutions, cells, equations, limit, deadline)
+    found, tally, complete, per_k = _enumerate_with(backtrack.iter_equation_solutions, cells, equations, limit, deadline)
     if not complete and found < listed:
-        return listed, tally, False, "SAT"
-    return found, tally, complete, "backtracking"
+        return listed, tally, False, "SAT", per_k
+    return found, tally, complete, "backtracking", per_k
 
 
 def _enumerate_with(solutions, cells: list[int], equations, limit: int, deadline: float | None):
-    """Count the solutions one enumerator yields, checking each: (count, mines per cell, complete)."""
+    """Count the solutions one enumerator yields, checking each: (count, mines per cell, complete,
+    the same split by the number of mines: {mines: [solutions, {cell: mines}]})."""
     tally = dict.fromkeys(cells, 0)
+    per_k: dict[int, list] = {}
     found = 0
     try:
         for value in solutions(cells, equations, deadline=deadline):
             if any(sum(value[x] for x in eq_cells) != need for eq_cells, need in equations):
                 raise EngineError(f"{solutions.__module__} gave a group solution that breaks its equations")
             found += 1
-            for x in cells:
-                tally[x] += value[x]
+            mines = [x for x in cells if value[x]]
+            entry = per_k.setdefault(len(mines), [0, dict.fromkeys(cells, 0)])
+            entry[0] += 1
+            for x in mines:
+                tally[x] += 1
+                entry[1][x] += 1
             if found > limit:
-                return limit, tally, False
+                return limit, tally, False, per_k
     except TimeUp:
-        return found, tally, False
-    return found, tally, True
+        return found, tally, False, per_k
+    return found, tally, True, per_k
 
 
 #: `recon solve` counts an ambiguous status's solutions exactly, with probabilities, within this

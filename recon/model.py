@@ -133,10 +133,22 @@ def cell_name(r: int, c: int) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Problem:
-    """A status to reconstruct: clue values and the mask of cells that carry a clue."""
+    """A status to reconstruct: clue values and the mask of cells that carry a clue, and
+    optionally cells whose value is given and the total number of mines.
+
+    A classic Minesweeper board is such a problem: an opened cell is empty, so its count of the 8
+    neighbours is its 3x3 count, the cell included; it is a clue and a cell fixed empty, a flag a
+    cell fixed a mine, and the board may say how many mines there are in all (`recon.classic`)."""
 
     clues: np.ndarray  # uint8, shape (rows, cols); read only where known
     known: np.ndarray  # bool, shape (rows, cols)
+    fixed: np.ndarray | None = None  # int8, shape (rows, cols): 0, 1, or OPEN (not given)
+    mines: int | None = None  # the total number of mines, if known
+
+    @property
+    def has_conditions(self) -> bool:
+        """Are there fixed cells or a total, beyond the clues?"""
+        return self.fixed is not None or self.mines is not None
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -159,8 +171,10 @@ class Problem:
         return window_sizes(self.shape)
 
 
-def make_problem(clues: np.ndarray, known: np.ndarray | None = None) -> Problem:
-    """Validate clues and mask and return a Problem; raise ValueError naming the argument."""
+def make_problem(clues: np.ndarray, known: np.ndarray | None = None, fixed: np.ndarray | None = None,
+                 mines: int | None = None) -> Problem:
+    """Validate clues and mask (and the fixed cells and total, if given) and return a Problem;
+    raise ValueError naming the argument."""
     clues = np.asarray(clues)
     if clues.ndim != 2 or clues.shape[0] < 1 or clues.shape[1] < 1:
         raise ValueError(f"clues must be a non-empty 2-D array, got shape {clues.shape}")
@@ -189,13 +203,29 @@ def make_problem(clues: np.ndarray, known: np.ndarray | None = None) -> Problem:
     stored.setflags(write=False)
     known = known.copy()
     known.setflags(write=False)
-    return Problem(stored, known)
+    if fixed is not None:
+        fixed = np.asarray(fixed)
+        if fixed.shape != stored.shape or not np.isin(fixed, (OPEN, 0, 1)).all():
+            raise ValueError(f"fixed must have the shape of clues {stored.shape} and hold 0, 1 or {OPEN}")
+        fixed = fixed.astype(np.int8)  # a copy of its own
+        fixed.setflags(write=False)
+        if (fixed == OPEN).all():
+            fixed = None
+    if mines is not None:
+        if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)) or not 0 <= mines <= stored.size:
+            raise ValueError(f"mines must be a whole number from 0 to the {stored.size} cells, got {mines!r}")
+        mines = int(mines)
+    return Problem(stored, known, fixed, mines)
 
 
 def is_solution(field: np.ndarray, problem: Problem) -> bool:
-    """Is this field a solution of the problem's clues?"""
+    """Is this field a solution of the problem: its clues, and its fixed cells and total if any?"""
     field = np.asarray(field)
     if field.shape != problem.shape:
+        return False
+    if problem.fixed is not None and (field.astype(np.int8) != problem.fixed)[problem.fixed != OPEN].any():
+        return False
+    if problem.mines is not None and int(np.count_nonzero(field)) != problem.mines:
         return False
     counts = status(field)
     if problem.is_full:

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from .engines import ENGINES, FULL_ONLY, algebra, available, backtrack, hybrid, milp, sat, trim
+from .engines import ENGINES, FULL_ONLY, TAKES, algebra, available, backtrack, conditions, hybrid, milp, sat, takes, trim
 from .model import Problem, is_solution, make_problem, violated_clues, cell_name
 from .result import EngineDisagreement, EngineError, Result, Verdict
 
@@ -69,11 +69,15 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
             raise ValueError(f"engine list must name engines from {', '.join(ENGINES)}, got {list(engine)!r}")
         names = list(dict.fromkeys(engine))
     elif engine == "all":
-        return [name for name in ENGINES if (problem.is_full or name not in FULL_ONLY) and available(name)]
+        return [name for name in ENGINES if takes(name, problem) and available(name)]
     elif engine in ENGINES:
         names = [engine]
     elif engine == "auto":
-        if problem.is_full:
+        if "mines" in conditions(problem):
+            # a total: the engines that take it, each checking the other
+            names = [checker(), milp.NAME] if available(sat.NAME) else [milp.NAME]
+            return names if problem.cells <= CROSSCHECK_CELLS else names[:1]
+        if problem.is_full and not problem.has_conditions:
             # exact algebra is the fastest (bench/bench_algebra.py); search and MILP check it
             names = [algebra.NAME, backtrack.NAME, milp.NAME, trim.NAME]
         else:
@@ -88,6 +92,11 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
         needs_full = [name for name in names if name in FULL_ONLY]
         if needs_full:
             raise ValueError(f"engine {needs_full[0]} needs a full status (every cell a clue)")
+    for name in names:
+        missing = sorted(conditions(problem) - TAKES[name])
+        if missing:
+            what = " and ".join({"fixed": "cells given a value", "mines": "a total number of mines"}[c] for c in missing)
+            raise ValueError(f"engine {name} does not take {what}")
     return names
 
 

@@ -36,6 +36,26 @@ ENGINES: dict[str, EngineFn] = {
 COMPLETE = (backtrack.NAME, hybrid.NAME, milp.NAME, sat.NAME)
 #: Engines that need a full status.
 FULL_ONLY = (algebra.NAME,)
+#: What each engine takes beyond the clues: cells given a value ("fixed") and the total number of
+#: mines ("mines"), as a classic Minesweeper board has them (`recon.classic`).
+TAKES = {
+    algebra.NAME: frozenset(),
+    backtrack.NAME: frozenset({"fixed"}),
+    hybrid.NAME: frozenset({"fixed"}),
+    milp.NAME: frozenset({"fixed", "mines"}),
+    sat.NAME: frozenset({"fixed", "mines"}),
+    trim.NAME: frozenset({"fixed"}),
+}
+
+
+def conditions(problem: Problem) -> frozenset:
+    """What the problem has beyond its clues: "fixed", "mines", both or neither."""
+    return frozenset(name for name, there in (("fixed", problem.fixed is not None), ("mines", problem.mines is not None)) if there)
+
+
+def takes(name: str, problem: Problem) -> bool:
+    """Can the engine take this problem (its fixed cells and total, and a partial status)?"""
+    return conditions(problem) <= TAKES[name] and (problem.is_full or name not in FULL_ONLY)
 
 
 def available(name: str) -> bool:
@@ -43,4 +63,4 @@ def available(name: str) -> bool:
     asking for one by name raises its own error, sat.Unavailable, with the install command.)"""
     return name != sat.NAME or sat.AVAILABLE
 
-__all__ = ["COMPLETE", "ENGINES", "FULL_ONLY", "EngineFn", "Problem", "Result", "available"]
+__all__ = ["COMPLETE", "ENGINES", "FULL_ONLY", "TAKES", "EngineFn", "Problem", "Result", "available", "conditions", "takes"]

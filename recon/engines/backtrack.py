@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from ..model import Problem, cell_name, window_cells
+from ..model import OPEN, Problem, cell_name, window_cells
 from ..result import Result, TimeUp, Verdict
 
 NAME = "backtrack"
@@ -58,6 +58,9 @@ class _Search:
             self.clue_cells.append(cells)
             for cell in cells:
                 self.cell_clues[cell].append(k)
+        self.fixed = problem.fixed
+        if problem.mines is not None:
+            raise ValueError("the backtracking search does not take a total number of mines")
         self.need = [int(problem.clues[r, c]) for r, c in clue_rc]
         self.free = [len(cells) for cells in self.clue_cells]
         self.value = [_UNDECIDED] * self.n
@@ -177,8 +180,18 @@ class _Search:
                 need[k] += v
 
     def start(self) -> bool:
-        """Check every clue against its bounds and propagate; return False when the clues contradict."""
-        queue = []
+        """Set the fixed cells, check every clue against its bounds and propagate; return False
+        when the clues contradict."""
+        queue: list[int] = []
+        if self.fixed is not None:
+            for x in np.flatnonzero(self.fixed.ravel() != OPEN).tolist():
+                if self.value[x] != _UNDECIDED:
+                    continue  # set by an earlier start (hybrid starts, deduces, then searches)
+                bad = self.assign(x, int(self.fixed.flat[x]), -1, queue)
+                if bad >= 0:
+                    self.conflict = bad
+                    return False
+            queue.clear()  # every clue is looked at below
         for k in range(len(self.need)):
             nd, f = self.need[k], self.free[k]
             if nd < 0 or nd > f:

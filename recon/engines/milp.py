@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from ..model import Problem, constraint_matrix, impossible_clue_reason
+from ..model import OPEN, Problem, constraint_matrix, impossible_clue_reason
 from ..result import EngineError, Result, Verdict
 
 NAME = "milp"
@@ -67,7 +67,14 @@ def solve(
     a = constraint_matrix(problem.shape, problem.known).astype(np.float64)
     b = problem.clues[problem.known].astype(np.float64)
     integrality = np.ones(n)
-    bounds = Bounds(np.zeros(n), np.ones(n))
+    low, high = np.zeros(n), np.ones(n)
+    if problem.fixed is not None:  # a fixed cell: both bounds at its value
+        given_cells = problem.fixed.ravel() != OPEN
+        low[given_cells] = high[given_cells] = problem.fixed.ravel()[given_cells]
+    bounds = Bounds(low, high)
+    if problem.mines is not None:  # the total: one row of ones
+        a = sp.vstack([a, sp.csr_array(np.ones((1, n)))]).tocsr()
+        b = np.append(b, float(problem.mines))
     objective = np.zeros(n)
 
     solutions: list[np.ndarray] = []

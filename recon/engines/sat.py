@@ -36,7 +36,7 @@ from collections import deque
 
 import numpy as np
 
-from ..model import Problem, cell_name, impossible_clue_reason, status
+from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status
 from ..result import ReconError, Result, TimeUp, Verdict
 
 NAME = "sat"
@@ -237,6 +237,11 @@ def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadl
         if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
             raise TimeUp
         _add_exactly(solver, lits, k)
+    if problem.fixed is not None:  # a fixed cell: a unit clause
+        for x in np.flatnonzero(problem.fixed.ravel() != OPEN).tolist():
+            solver.add_clause([x + 1 if problem.fixed.flat[x] else -(x + 1)])
+    if problem.mines is not None:  # the total: one native cardinality constraint over every cell
+        _add_exactly(solver, list(range(1, problem.cells + 1)), problem.mines)
     if problem.cells:
         solver.add_clause([problem.cells, -problem.cells])  # every cell is a variable, even with no clue on it
     if stats is not None:

@@ -51,6 +51,8 @@ class _Grammar:
         is a row of the other kind of grid (a field given where a status is read, or the
         reverse; a stray character in a row of this kind gets none)."""
         cells, hint = self.other
+        if self.what == "status" and token == "*":
+            return "got '*'; a '*' is a known mine on a classic Minesweeper board: read it with --classic"
         if cells and all(ch in cells or ch in _WHITESPACE for ch in row):
             return f"got {_describe(token)}; {hint}"
         return f"got {_describe(token)}"

@@ -192,9 +192,25 @@ class Trimmer:
     """
 
     def __init__(self, problem: Problem, max_cells: int = ELIMINATION_MAX_CELLS, *, proof: bool = True):
+        """Every cell open but the fixed ones (substituted into the clues); a total number of
+        mines is not one of trimming's equations, and is refused."""
+        if problem.mines is not None:
+            raise ValueError("trimming does not take a total number of mines")
         rows, cols = problem.shape
-        clues = [(cell_name(*rc), [y * cols + x for y, x in cells], count) for rc, cells, count in model.equations(problem)]
-        self._setup(problem.shape, range(rows * cols), clues, max_cells, proof)
+        fixed = None if problem.fixed is None else problem.fixed.ravel().tolist()
+        clues = []
+        for rc, cells, count in model.equations(problem):
+            flat = [y * cols + x for y, x in cells]
+            if fixed is not None:
+                count -= sum(fixed[x] for x in flat if fixed[x] > 0)
+                flat = [x for x in flat if fixed[x] == OPEN]
+            clues.append((cell_name(*rc), flat, count))
+        open_cells = range(rows * cols) if fixed is None else [x for x in range(rows * cols) if fixed[x] == OPEN]
+        self._setup(problem.shape, open_cells, clues, max_cells, proof)
+        if fixed is not None:
+            for x in range(rows * cols):
+                if fixed[x] > 0:
+                    self._value[x] = 1
 
     @classmethod
     def on_cells(cls, shape: tuple[int, int], open_cells, equations, max_cells: int = ELIMINATION_MAX_CELLS,

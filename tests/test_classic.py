@@ -1,0 +1,165 @@
+"""Classic Minesweeper boards (counts exclude the cell) as partial status plus fixed cells plus an
+optional total: exact verdicts, counts and probabilities against brute force over the covered
+cells, the shared data's known answers, and clear errors for bad boards."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+
+from recon import Verdict, solve
+from recon.cli import main
+from recon.count import count_solutions
+from recon.io.classic import board_problem, parse_board
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"  # ../shared beside the repository
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def neighbours(field: np.ndarray) -> np.ndarray:
+    """Each cell's mines among its 8 neighbours (the cell excluded): the classic number."""
+    padded = np.pad(field.astype(int), 1)
+    rows, cols = field.shape
+    around = sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
+    return around - field.astype(int)
+
+
+def board_text(field: np.ndarray, opened: np.ndarray, flagged: np.ndarray) -> str:
+    numbers = neighbours(field)
+    rows = []
+    for r in range(field.shape[0]):
+        rows.append("".join(str(numbers[r, c]) if opened[r, c] else "*" if flagged[r, c] else "?" for c in range(field.shape[1])))
+    return "\n".join(rows) + "\n"
+
+
+def brute_force(cells: np.ndarray, mines: int | None):
+    """(count, mines per cell) over every assignment of the covered cells."""
+    covered = np.argwhere(cells == -1)
+    base = (cells == -2).astype(int)
+    opened = cells >= 0
+    count, tally = 0, np.zeros(cells.shape, dtype=object)
+    for values in itertools.product((0, 1), repeat=len(covered)):
+        field = base.copy()
+        for (r, c), v in zip(covered, values):
+            field[r, c] = v
+        if mines is not None and field.sum() != mines:
+            continue
+        if (neighbours(field)[opened] == cells[opened]).all():
+            count += 1
+            tally += field
+    return count, tally
+
+
+SHAPES = [(1, 9), (9, 1), (2, 6), (3, 5), (4, 4)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("with_total", [False, True])
+def test_counts_and_probabilities_equal_brute_force(shape, with_total):
+    rng = np.random.default_rng(sum(shape) + with_total)
+    seen = set()
+    for _ in range(25):
+        field = rng.random(shape) < rng.uniform(0.1, 0.6)
+        opened = ~field & (rng.random(shape) < 0.5)
+        flagged = field & (rng.random(shape) < 0.3)
+        cells, _ = parse_board(board_text(field, opened, flagged))
+        mines = int(field.sum()) if with_total else None
+        if (cells == -1).sum() > 12:
+            continue
+        truth, tally = brute_force(cells, mines)
+        problem = board_problem(cells, mines)
+        counted = count_solutions(problem, probabilities=True)
+        assert counted.exact and counted.count == truth
+        want = [[Fraction(int(tally[r, c]), truth) for c in range(shape[1])] for r in range(shape[0])]
+        assert counted.probabilities == want
+        result = solve(problem, engine="all", max_solutions=3)
+        assert result.verdict is (Verdict.UNIQUE if truth == 1 else Verdict.MULTIPLE)
+        assert all((neighbours(f)[cells >= 0] == cells[cells >= 0]).all() and not f[cells >= 0].any() and f[cells == -2].all()
+                   for f in result.solutions)
+        if mines is not None:
+            assert all(int(f.sum()) == mines for f in result.solutions)
+        seen.add(truth == 1)
+    assert seen == {True, False}
+
+
+def _codegolf():
+    text = (SHARED / "classic" / "codegolf_unique.txt").read_text()
+    for block in text.split("\n== ")[1:]:
+        lines = block.strip().split("\n")
+        yield lines[0], "\n".join(lines[1:]) + "\n"
+
+
+# the file's own exhaustive counts (see its header): truthy boards 1 each
+CODEGOLF_COUNTS = {"falsy 1": 4, "falsy 2": 0, "falsy 3": 0, "falsy 4": 2}
+
+
+@pytest.mark.skipif(not (SHARED / "classic").exists(), reason="the shared data is not beside the repository")
+@pytest.mark.parametrize("name, board", list(_codegolf()) if (SHARED / "classic").exists() else [])
+def test_codegolf_boards(tmp_path, name, board):
+    path = tmp_path / "board.txt"
+    path.write_text(board)
+    want = CODEGOLF_COUNTS.get(name, 1)
+    code, out, err = run("count", str(path), "--classic")
+    assert out == f"{want} solution{'s' if want != 1 else ''}\n"
+    code, out, err = run("solve", str(path), "--classic")
+    assert code == {0: 1, 1: 0}.get(want, 3)
+    if want == 0:
+        assert re.search(r"clue r\d+c\d+ = \d", err), err  # names the clue that cannot be met
+
+
+@pytest.mark.skipif(not (SHARED / "classic").exists(), reason="the shared data is not beside the repository")
+def test_minesweepr_probabilities_with_the_total(tmp_path):
+    """minesweepr's README example: 10x10, 10 mines; its printed probabilities to 4 decimals."""
+    raw = (SHARED / "classic" / "minesweepr_readme_example.txt").read_text().splitlines()
+    rows = [line for line in raw if line and not line.startswith(("#", "BOARD"))]
+    path = tmp_path / "board.txt"
+    path.write_text("# mines: 10\n" + "\n".join(row.replace(".", "0").replace("x", "?") for row in rows) + "\n")
+    import json
+
+    code, out, _ = run("count", str(path), "--classic", "--probabilities", "--json")
+    p = json.loads(out)["probabilities"]
+    expected = {(0, 3): 0.0, (1, 3): 1.0, (2, 3): 1.0, (3, 3): 1.0, (4, 3): 0.0, (5, 3): 0.0779, (5, 2): 0.0,
+                (5, 1): 0.9221, (5, 0): 0.0779, (9, 9): 0.0779}
+    for (r, c), value in expected.items():
+        assert round(float(Fraction(p[r][c])), 4) == value
+    code2, out2, _ = run("count", str(path), "--classic", "--mines", "10")
+    assert code2 == code == 3 and out2 == f"{json.loads(out)['count']} solutions\n"
+
+
+@pytest.mark.parametrize(
+    "board, extra, words",
+    [
+        ("1?\n?9\n", [], "a 9"),
+        ("4?\n??\n", [], "expected a number 0-3 at r1c1, got 4"),
+        ("1??\n??\n", [], "expected 3 cells"),
+        ("1*\n??\n", ["--mines", "0"], "the total of 0 mines cannot be met"),
+        ("1*\n??\n", ["--mines", "4"], "the total of 4 mines cannot be met"),
+        ("1*\n??\n", ["--mines", "-1"], "N must be a whole number"),
+        ("# mines: x\n1*\n??\n", [], "expected the total number of mines"),
+    ],
+)
+def test_bad_boards_get_exit_2_with_a_message(tmp_path, capsys, board, extra, words):
+    path = tmp_path / "board.txt"
+    path.write_text(board)
+    code, out, err = run("solve", str(path), "--classic", *extra)
+    err += capsys.readouterr().err  # argparse writes its own errors to sys.stderr
+    assert code == 2 and not out and words in err, err
+
+
+def test_mines_without_classic_is_refused(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text("011\n122\n122\n")
+    code, _, err = run("solve", str(path), "--mines", "3")
+    assert code == 2 and "--classic" in err
