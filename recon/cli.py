@@ -16,7 +16,7 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
-from .io.classic import board_problem, parse_board
+from .io.classic import board_problem, is_endoh1, is_legup_minesweeper, parse_board, parse_endoh1, parse_legup_minesweeper
 from .io.files import check_writable_path, write_text_atomically
 from .io.text import FormatError, format_field, format_fields, parse_field
 from .count import COUNT_SECONDS
@@ -250,7 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
         "square grids only) or legup (LEGUP Fillapix XML).",
         STATUS_FILE,
     )
-    v.add_argument("--format", choices=FORMATS, required=True, help="the format to write")
+    v.add_argument("--format", choices=[*FORMATS, "field"], required=True,
+                   help="the format to write (field: the mines of an endoh1 map, x and _)")
     _out_option(v)
 
     g = commands.add_parser(
@@ -328,6 +329,13 @@ def read_problem(path: str, max_cells: int = MAX_CELLS, args: argparse.Namespace
 def problem_of(data: bytes, name: str, max_cells: int = MAX_CELLS, args: argparse.Namespace | None = None) -> Problem:
     """The Problem of an input's bytes, as read_problem reads it."""
     classic, mines = getattr(args, "classic", False), getattr(args, "mines", None)
+    if is_legup_minesweeper(data):  # a classic board by its puzzle name: no flag needed
+        try:
+            return board_problem(parse_legup_minesweeper(data, name, max_cells), mines)
+        except ValueError as err:
+            if isinstance(err, FormatError):
+                raise
+            raise UsageError(f"{name}: {err}") from None
     if classic:
         cells, board_mines = parse_board(data, name, max_cells)
         try:
@@ -726,8 +734,15 @@ def _draw(render, path, problem, fields, steps, titles) -> tuple[int, int]:
 
 
 def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    """Write a status file in another format."""
+    """Write a status file in another format, or an endoh1 map as a field."""
     data, name = read_input(args.file)
+    if args.format != "field" and is_endoh1(data):
+        raise UsageError(f"{name} is an endoh1 map (a field and its mine count): convert it with --format field")
+    if args.format == "field":  # only an endoh1 map converts to a field; its reader says what is wrong
+        field, mines = parse_endoh1(data, name, args.max_cells)
+        emit(f"# endoh1 map {field.shape[1]}x{field.shape[0]}, {mines} mines\n" + format_field(field), args.out, stdout)
+        stderr.write(f"read endoh1, wrote field ({field.shape[0]}x{field.shape[1]}, {mines} mines)\n")
+        return EXIT_UNIQUE
     clues, known, found = read_any_status(data, name, args.max_cells)
     try:
         text = write_puzzle(clues, known, args.format)

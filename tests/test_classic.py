@@ -163,3 +163,53 @@ def test_mines_without_classic_is_refused(tmp_path):
     path.write_text("011\n122\n122\n")
     code, _, err = run("solve", str(path), "--mines", "3")
     assert code == 2 and "--classic" in err
+
+
+def _legup_counts():
+    path = SHARED / "legup" / "minesweeper" / "solution_counts.txt"
+    if not path.exists():
+        return []
+    out, lines = [], path.read_text().splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"puzzles/(\S+\.xml): \S+ solutions=(\d+)", line)
+        if m:
+            unique = lines[i + 1].split(": ")[1] if i + 1 < len(lines) and "unique solution" in lines[i + 1] else None
+            out.append((m.group(1), int(m.group(2)), unique))
+    return out
+
+
+@pytest.mark.parametrize("name, count, unique", _legup_counts())
+def test_legup_minesweeper_is_read_as_classic_without_a_flag(name, count, unique):
+    """By its puzzle name; the counts and unique solutions the shared data lists (a LEGUP file
+    that lists a cell twice takes the later value, as the converter behind those counts did)."""
+    path = str(SHARED / "legup" / "minesweeper" / name)
+    code, out, err = run("count", path)
+    assert out == f"{count} solution{'s' if count != 1 else ''}\n", err
+    code, out, err = run("solve", path)
+    assert code == (0 if count == 1 else 3)
+    if unique:
+        want = "\n".join("".join("x" if ch == "*" else "_" for ch in row) for row in unique.split("/")) + "\n"
+        assert out == want
+    code, _, err = run("convert", path, "--format", "status")
+    assert code == 2 and "classic board" in err
+
+
+@pytest.mark.parametrize("value, words", [("9", "value='9'"), ("-3", "value='-3'"), ("x", "value='x'")])
+def test_legup_minesweeper_errors_quote_the_value(tmp_path, value, words):
+    path = tmp_path / "m.xml"
+    path.write_text(f'<Legup><puzzle name="Minesweeper"><board height="2" width="3"><cells>\n'
+                    f'<cell value="{value}" x="1" y="0"/></cells></board></puzzle></Legup>\n')
+    code, _, err = run("solve", str(path))
+    assert code == 2 and err.startswith(f"{path}:2:") and words in err, err
+
+
+@pytest.mark.skipif(not (SHARED / "classic" / "endoh1").exists(), reason="the shared data is not beside the repository")
+@pytest.mark.parametrize("name", ["hilbert2x2.txt", "hilbert4x4.txt", "ioccc.txt", "unwinnable.txt"])
+def test_endoh1_maps_convert_to_fields_with_their_mines(name):
+    path = SHARED / "classic" / "endoh1" / name
+    width, height, mines = (int(t) for t in path.read_text().split()[:3])
+    code, out, err = run("convert", str(path), "--format", "field")
+    assert code == 0 and out.startswith(f"# endoh1 map {width}x{height}, {mines} mines\n")
+    rows = out.splitlines()[1:]
+    assert len(rows) == height and all(len(row) == width for row in rows)
+    assert sum(row.count("x") for row in rows) == mines

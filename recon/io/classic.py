@@ -10,6 +10,13 @@ Board text (the code-golf "Can I sweep the mines?" format): one row per line, a 
 opened cell, `?` a covered cell, `*` a known mine (a flag). A comment line `# mines: N` gives the
 total (the same as `--mines N`); other `#` lines and blank lines before and after the grid are
 comments.
+
+LEGUP Minesweeper XML (`<puzzle name="Minesweeper">`) is recognised as a board wherever a status
+is read: cell values 1-8 are numbers, 0 (EMPTY) a cell known safe without a number, -1 (MINE) a
+known mine, -2 (UNSET) or a cell not listed unknown. A cell listed twice takes the later value.
+
+A board is held as int8 cells: 0-8 an opened cell's number, COVERED, FLAG, or SAFE (known empty,
+no number shown).
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from ..model import MAX_CELLS, OPEN, Problem, check_size, make_problem, status
 from .text import FormatError, decode_text
 
 _MINES = re.compile(r"#\s*mines\s*:\s*(\S*)\s*$", re.IGNORECASE)
-COVERED, FLAG = "?", "*"
+_LEGUP_MINESWEEPER = re.compile(r"<puzzle\b[^>]*\bname\s*=\s*[\"']Minesweeper[\"']")
+COVERED, FLAG, SAFE = -1, -2, -3
 
 
 def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, int | None]:
@@ -65,10 +73,10 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
         for c, ch in enumerate(content):
             if "0" <= ch <= "8":
                 cells[r, c] = ord(ch) - ord("0")
-            elif ch == COVERED:
-                cells[r, c] = -1
-            elif ch == FLAG:
-                cells[r, c] = -2
+            elif ch == "?":
+                cells[r, c] = COVERED
+            elif ch == "*":
+                cells[r, c] = FLAG
             else:
                 what = "a 9 (a classic number counts at most 8 neighbours)" if ch == "9" else repr(ch)
                 raise FormatError(path, number, offset + c + 1,
@@ -89,13 +97,108 @@ def board_problem(cells: np.ndarray, mines: int | None = None) -> Problem:
     opened cell, a fixed mine at each flag, and the total if given. ValueError for a total the
     board cannot hold (below its flags, above its cells less the opened ones, or negative)."""
     opened = cells >= 0
-    flags = cells == -2
+    flags = cells == FLAG
     if mines is not None:
-        low, high = int(flags.sum()), int((~opened).sum())
+        low, high = int(flags.sum()), int(((cells == COVERED) | flags).sum())
         if not low <= mines <= high:
             raise ValueError(f"the total of {mines} mines cannot be met: the board has {low} flagged and "
                              f"{high} cells not opened, so it holds {low} to {high} mines")
     fixed = np.full(cells.shape, OPEN, dtype=np.int8)
-    fixed[opened] = 0
+    fixed[opened | (cells == SAFE)] = 0
     fixed[flags] = 1
     return make_problem(np.where(opened, cells, 0).astype(np.uint8), opened, fixed, mines)
+
+
+def is_legup_minesweeper(data: bytes | str) -> bool:
+    """Is this a LEGUP Minesweeper puzzle (by its puzzle name)?"""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    return text.lstrip("\ufeff \t\r\n").startswith("<") and bool(_LEGUP_MINESWEEPER.search(text))
+
+
+def parse_legup_minesweeper(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> np.ndarray:
+    """Read a LEGUP Minesweeper puzzle as board cells (see the module's notes); errors point at
+    the element and quote the value as written."""
+    from .foreign import _sized, _whole, _xml_elements
+
+    elements = _xml_elements(decode_text(data, path).removeprefix("\ufeff"), path)
+    first = next((i for i, element in enumerate(elements) if element[0] == "board"), None)
+    if first is None:
+        line, col = elements[0][3:] if elements else (1, 1)
+        raise FormatError(path, line, col, "expected a LEGUP <board> element, found none")
+    _, attrib, _, line, col = elements[first]
+    height, width = _whole(attrib.get("height", "").strip()), _whole(attrib.get("width", "").strip())
+    if height is None or width is None or height < 1 or width < 1:
+        got = f"height={attrib.get('height')!r} width={attrib.get('width')!r}"
+        raise FormatError(path, line, col, f"expected <board> with whole-number height and width of at least 1, got {got}")
+    _sized(path, line, col, height, width, max_cells, "the LEGUP board")
+    cells = np.full((height, width), COVERED, dtype=np.int8)
+    holders = {first} | {i for i, (tag, _, parent, _, _) in enumerate(elements) if tag == "cells" and parent == first}
+    seen: dict[tuple[int, int], int] = {}
+    for tag, cell, parent, line, col in elements[first + 1 :]:
+        if tag != "cell" or parent not in holders:
+            continue
+        written = cell.get("value", "")
+        value, x, y = (_whole(cell.get(key, "").strip()) for key in ("value", "x", "y"))
+        if x is None or y is None or not (0 <= x < width and 0 <= y < height):
+            raise FormatError(path, line, col, f"expected a cell inside the {width}x{height} board, got x={cell.get('x')!r} y={cell.get('y')!r}")
+        seen[y, x] = line  # a cell listed twice (LEGUP's own files have some): the later one holds, as in LEGUP
+        if value is None or not -2 <= value <= 8:
+            raise FormatError(path, line, col, f"expected a Minesweeper value 1-8 (a number), 0 (empty), -1 (mine) or -2 (unset), got value={written!r}")
+        cells[y, x] = {-2: COVERED, -1: FLAG, 0: SAFE}.get(value, value)
+    neighbours = status(np.ones(cells.shape, dtype=bool)) - 1
+    too_many = cells > neighbours
+    if too_many.any():
+        r, c = (int(v) for v in np.argwhere(too_many)[0])
+        raise FormatError(path, seen.get((r, c), 1), 1, f"expected a number 0-{int(neighbours[r, c])} at x={c} y={r}, got {int(cells[r, c])}: "
+                          f"the cell has {int(neighbours[r, c])} neighbours")
+    return cells
+
+
+def is_endoh1(data: bytes | str) -> bool:
+    """Is this an IOCCC 2020 endoh1 map: 'W H C', then W*H numbers that are a permutation of
+    0..W*H-1? (A status written as tokens, '0 1 1' a row, is not one.)"""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    tokens = text.split()
+    if len(tokens) < 4 or not all(t.isascii() and t.isdigit() and len(t) <= 9 for t in tokens):
+        return False
+    cells = int(tokens[0]) * int(tokens[1])
+    return len(tokens) == 3 + cells and sorted(map(int, tokens[3:])) == list(range(cells))
+
+
+def parse_endoh1(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, int]:
+    """Read an endoh1 map: 'W H C', then W*H numbers row by row, a permutation of 0..W*H-1; a
+    cell is a mine when its number is below C. Returns (field, mines)."""
+    text = decode_text(data, path)
+    tokens = []  # (token, line, column)
+    for number, line in enumerate(text.split("\n"), start=1):
+        for m in re.finditer(r"\S+", line):
+            tokens.append((m.group(), number, m.start() + 1))
+    if len(tokens) < 3 or tokens[2][1] != tokens[0][1]:
+        line = tokens[0][1] if tokens else 1
+        raise FormatError(path, line, 1, "expected an endoh1 map: 'W H C' (width, height, mines) on its first line, then W*H numbers")
+    head = []
+    for token, line, col in tokens[:3]:
+        if not (token.isascii() and token.isdigit() and len(token) <= 9):
+            raise FormatError(path, line, col, f"expected a whole number (W, H or C of the endoh1 map), got {token!r}")
+        head.append(int(token))
+    width, height, mines = head
+    if width < 1 or height < 1:
+        raise FormatError(path, tokens[0][1], tokens[0][2], f"expected a map of at least 1x1, got {width}x{height}")
+    try:
+        check_size(height, width, max_cells, "the endoh1 map")
+    except ValueError as err:
+        raise FormatError(path, tokens[0][1], tokens[0][2], str(err)) from None
+    body = tokens[3:]
+    if len(body) != width * height:
+        line, col = (body[width * height][1:] if len(body) > width * height else (tokens[-1][1], tokens[-1][2]))
+        raise FormatError(path, line, col, f"expected {width * height} numbers ({width}x{height}) after the header, got {len(body)}")
+    values = np.empty(width * height, dtype=np.int64)
+    for i, (token, line, col) in enumerate(body):
+        if not (token.isascii() and token.isdigit() and len(token) <= 9) or int(token) >= width * height:
+            raise FormatError(path, line, col, f"expected a number 0-{width * height - 1} (a cell's place in the order), got {token!r}")
+        values[i] = int(token)
+    if len(np.unique(values)) != values.size:
+        raise FormatError(path, body[0][1], body[0][2], "expected each number 0..W*H-1 once (a permutation), got repeats")
+    if mines > width * height:
+        raise FormatError(path, tokens[2][1], tokens[2][2], f"expected at most {width * height} mines, got {mines}")
+    return (values < mines).reshape(height, width), mines

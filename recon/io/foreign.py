@@ -225,6 +225,10 @@ def parse_legup(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -
     cells, the <cell> elements in its <cells> (or directly in it); a cell not listed has no clue.
     Cells elsewhere, such as a <goal>'s (the cell a LEGUP exercise asks to prove), are not clues."""
     elements = _xml_elements(text.removeprefix("\ufeff"), path)
+    for tag, attrib, _, line, col in elements:
+        if tag == "puzzle" and attrib.get("name") == "Minesweeper":
+            raise FormatError(path, line, col, "this is a LEGUP Minesweeper puzzle, a classic board (its numbers count the 8 "
+                              "neighbours): solve, count and explain read it as one; it has no Fill-a-Pix status")
     first = next((i for i, element in enumerate(elements) if element[0] == "board"), None)
     if first is None:
         line, col = elements[0][3:] if elements else (1, 1)
