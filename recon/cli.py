@@ -25,6 +25,7 @@ from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_pr
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
 from .compiled import AVAILABLE as COMPILED_AVAILABLE
 from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
+from .rules.trim import legup_name
 from .solver import ENGINE_CHOICES, plan, solve
 
 #: From this many cells, generation without an extra takes seconds where it would take a fraction
@@ -460,7 +461,7 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.json:
         payload = result_json(result, problem)
         if args.explain:
-            payload["steps"] = [step.to_json() for step in result.trace]
+            payload["steps"] = _steps_json(result, problem)
         if counted is not None:
             payload["count"] = _count_json(counted)
         emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
@@ -486,13 +487,25 @@ def equations_text(problem: Problem) -> list[str]:
     ]
 
 
+def _steps_json(result: Result, problem: Problem) -> list[dict]:
+    """The trace as JSON records; on a classic board each names its LEGUP rule too ("legup")."""
+    steps = [step.to_json() for step in result.trace]
+    if problem.has_conditions:
+        for record, step in zip(steps, result.trace):
+            record["legup"] = legup_name(step)
+    return steps
+
+
 def explanation(result: Result, problem: Problem) -> str:
     """Write the trimming proof of a result: equations, deductions, what is left, the verdict."""
     out = ["Equations (one per clue: the mines in its 3x3 window, the cell included):"]
     out += [f"  {line}" for line in equations_text(problem)] or ["  (none: no cell has a clue)"]
     out.append("Deductions:")
     width = len(str(len(result.trace)))
-    out += [f"  {i:>{width}}. [{step.rule}] {step.text}" for i, step in enumerate(result.trace, start=1)]
+    classic = problem.has_conditions
+    for i, step in enumerate(result.trace, start=1):
+        legup = legup_name(step) if classic else None
+        out.append(f"  {i:>{width}}. [{step.rule}{' | LEGUP: ' + legup if legup else ''}] {step.text}")
     if not result.trace:
         out.append("  (none)")
     trimmed = result.engines.get("trim")
@@ -523,7 +536,7 @@ def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
             {"name": cell_name(*clue), "cells": [cell_name(*cell) for cell in cells], "count": count}
             for clue, cells, count in equations(problem)
         ]
-        payload["steps"] = [step.to_json() for step in result.trace]
+        payload["steps"] = _steps_json(result, problem)
         payload["open_cells"] = (
             [cell_name(int(r), int(c)) for r, c in np.argwhere(~result.decided)] if result.decided is not None else []
         )

@@ -213,3 +213,44 @@ def test_endoh1_maps_convert_to_fields_with_their_mines(name):
     rows = out.splitlines()[1:]
     assert len(rows) == height and all(len(row) == width for row in rows)
     assert sum(row.count("x") for row in rows) == mines
+
+
+def test_explain_names_legup_rules_and_uses_the_total(tmp_path):
+    import json
+
+    path = tmp_path / "b.txt"
+    path.write_text("# mines: 1\n*??\n???\n")  # the flag is the one mine: every other cell is empty
+    code, out, err = run("explain", str(path), "--classic", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "unique"
+    step = data["steps"][-1]
+    assert step["rule"] == "total" and step["legup"] == "Finish With Empty" and set(step["values"]) == {0}
+    path.write_text("# mines: 3\n1?*\n???\n")  # r1c1 sees one of its three; the total puts the other at r2c3
+    code, out, err = run("explain", str(path), "--classic")
+    assert code == 3 and "combining r1c1, the total gives r2c3 = 1" in out
+    code, out, err = run("explain", str(path), "--classic", "--mines", "2")  # --mines wins over the file's line
+    assert code == 3 and "combining r1c1, the total gives r2c3 = 0" in out
+    code, out, err = run("explain", str(path), "--classic", "--mines", "4")
+    assert code == 1 and "the total gives r2c3 = 2, which 0/1 cells cannot meet" in out
+
+
+def test_trimming_with_the_total_is_sound_on_random_boards():
+    """Every cell trimming fixes with the total is the same in every brute-force solution."""
+    from recon.engines import trim
+
+    rng = np.random.default_rng(11)
+    fixed_some = 0
+    for shape in SHAPES * 6:
+        field = rng.random(shape) < rng.uniform(0.1, 0.6)
+        opened = ~field & (rng.random(shape) < 0.5)
+        cells, _ = parse_board(board_text(field, opened, np.zeros(shape, bool)))
+        if (cells == -1).sum() > 12:
+            continue
+        mines = int(field.sum())
+        truth, tally = brute_force(cells, mines)
+        result = trim.solve(board_problem(cells, mines))
+        decided = result.decided & (cells == -1)
+        for r, c in np.argwhere(decided):
+            assert tally[r, c] in (0, truth) and bool(result.partial[r, c]) == (tally[r, c] == truth)
+        fixed_some += bool(decided.any())
+    assert fixed_some

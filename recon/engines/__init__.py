@@ -44,7 +44,7 @@ TAKES = {
     hybrid.NAME: frozenset({"fixed"}),
     milp.NAME: frozenset({"fixed", "mines"}),
     sat.NAME: frozenset({"fixed", "mines"}),
-    trim.NAME: frozenset({"fixed"}),
+    trim.NAME: frozenset({"fixed", "mines"}),
 }
 
 

@@ -11,6 +11,8 @@ basic (grade "basic"):
   all-empty    an equation with count 0: every cell of it is empty.
   all-mines    an equation whose count equals its number of cells: every cell is a mine.
   contradiction an equation with count < 0 (too many mines) or count > cells (too few left).
+  total        with the total number of mines given (a classic board), once the other rules
+               stall: no mine left empties every open cell, as many left as open cells fills them.
 pairwise (grade "advanced"):
   subset       if A's cells lie inside B's, B minus A is a new equation with count cB - cA.
   overlap      for overlapping A and B, the mines in the shared part lie between
@@ -60,6 +62,7 @@ RULE_LEVEL = {
     "subset": ADVANCED,
     "overlap": ADVANCED,
     "elimination": ELIMINATION,
+    "total": BASIC,
 }
 #: Elimination runs on connected groups of open cells up to this size.
 ELIMINATION_MAX_CELLS = 3000
@@ -115,6 +118,25 @@ class Step:
             "derived": self.derived,
             "text": self.text,
         }
+
+
+def legup_name(step: Step) -> str | None:
+    """The step's rule as LEGUP's Minesweeper names it (on a classic board), or None where LEGUP
+    has no such rule (a derived equation, elimination)."""
+    if step.rule == "all-mines":
+        return "Finish With Mines"
+    if step.rule == "all-empty":
+        return "Finish With Empty"
+    if step.rule == "overlap":
+        return "Non Touching Shared Bomb" if step.values and step.values[0] else "Non Touching Shared Empty"
+    if step.rule == "total":
+        return "Finish With Mines" if step.values and step.values[0] else "Finish With Empty"
+    if step.rule == "contradiction":
+        if " is exceeded" in step.text:
+            return "Too Many Bombs"
+        if " cannot be met" in step.text:
+            return "Too Few Bombs"
+    return None
 
 
 class Contradiction(Exception):
@@ -193,20 +215,23 @@ class Trimmer:
 
     def __init__(self, problem: Problem, max_cells: int = ELIMINATION_MAX_CELLS, *, proof: bool = True):
         """Every cell open but the fixed ones (substituted into the clues); a total number of
-        mines is not one of trimming's equations, and is refused."""
-        if problem.mines is not None:
-            raise ValueError("trimming does not take a total number of mines")
+        mines is used by `rule_total` once the other rules stall."""
         rows, cols = problem.shape
         fixed = None if problem.fixed is None else problem.fixed.ravel().tolist()
         clues = []
+        substituted: set[str] = set()  # clues whose window lost fixed cells before loading
         for rc, cells, count in model.equations(problem):
             flat = [y * cols + x for y, x in cells]
             if fixed is not None:
                 count -= sum(fixed[x] for x in flat if fixed[x] > 0)
                 flat = [x for x in flat if fixed[x] == OPEN]
             clues.append((cell_name(*rc), flat, count))
+            if fixed is not None and len(flat) != len(cells):
+                substituted.add(cell_name(*rc))
         open_cells = range(rows * cols) if fixed is None else [x for x in range(rows * cols) if fixed[x] == OPEN]
         self._setup(problem.shape, open_cells, clues, max_cells, proof)
+        self._substituted = substituted
+        self.mines = problem.mines
         if fixed is not None:
             for x in range(rows * cols):
                 if fixed[x] > 0:
@@ -223,6 +248,8 @@ class Trimmer:
         """
         trimmer = cls.__new__(cls)
         trimmer._setup(shape, open_cells, equations, max_cells, proof)
+        trimmer.mines = None
+        trimmer._substituted = set()
         return trimmer
 
     def _setup(self, shape, open_cells, equations, max_cells, proof) -> None:
@@ -449,9 +476,12 @@ class Trimmer:
         if self.proof:
             cells = self._cells(ar, ac, mask)
             label, n, shown = self._label_of(e), len(cells), self.names(cells)
-            if e < self._loaded:  # the clue's whole window, nothing substituted yet
+            if e < self._loaded and self._names[self._label[e]] not in self._substituted:  # the whole window
                 said = "holds no mine" if v == 0 else "is full"
                 text = f"{label} = {count}: its window {shown} {said} -> {_all(n, v)}"
+            elif e < self._loaded:  # a classic number: its covered neighbours
+                said = "hold no mine" if v == 0 else f"hold {count} mine(s)"
+                text = f"{label} = {count}: its covered neighbours {shown} {said} -> {_all(n, v)}"
             elif v == 0:
                 text = f"{label} has no mine left for {shown} -> {_all(n, 0)}"
             else:
@@ -612,7 +642,12 @@ class Trimmer:
         elimination would give."""
         if self.open <= self.max_cells:
             if self._reduced is None:
-                self._reduced = _Reduced(self._live_rows(), deadline)
+                rows = self._live_rows()
+                if self.mines is not None:  # the total is one more row, over every open cell
+                    open_cells = [x for x, v in enumerate(self._value) if v == OPEN]
+                    placed = sum(1 for v in self._value if v == 1)
+                    rows.append((dict.fromkeys(open_cells, 1), self.mines - placed, ("the total",) if self.proof else ()))
+                self._reduced = _Reduced(rows, deadline)
             else:
                 self._reduced.substitute({c: self._value[c] for c in self._fixed[self._synced :]})
             self._synced = len(self._fixed)
@@ -712,15 +747,42 @@ class Trimmer:
             while self.open:
                 self.rule_pairwise(deadline)
                 if not self.open:
-                    return
+                    break
                 if deadline is not None and time.perf_counter() > deadline:
                     raise TimeUp
-                if not self.rule_elimination(deadline):
-                    return
+                if not self.rule_total() and not self.rule_elimination(deadline):
+                    break
                 self.rule_basic(deadline)
+            self.rule_total()  # with every cell fixed: the total must hold
         except TimeUp:
             self.timed_out = True
             raise
+
+    def rule_total(self) -> bool:
+        """The total number of mines, if given (endoh1's final rule): no mine left leaves every
+        open cell empty, as many mines left as open cells fills them all; with every cell fixed,
+        the count must be the total. Did it fix a cell?"""
+        if self.mines is None:
+            return False
+        placed = sum(1 for v in self._value if v == 1)
+        left = self.mines - placed
+        if left < 0 or left > self.open:
+            raise self._clash(("the total",), lambda: (
+                f"the board holds {self.mines} mines in all, but {placed} are placed and {self.open} cell(s) are open"))
+        if not self.open or 0 < left < self.open:
+            return False
+        v = 1 if left else 0
+        cells = [x for x, value in enumerate(self._value) if value == OPEN]
+        if self.level < BASIC:
+            self.level = BASIC
+        if self.proof:
+            what = "no mine is left" if v == 0 else f"{left} mine(s) are left for as many open cells"
+            text = (f"the board holds {self.mines} mines in all and {placed} are placed: {what} -> "
+                    f"{self.names(cells) if len(cells) <= 12 else f'{len(cells)} cells'} {_all(len(cells), v)}")
+            self._log("total", cells, v, ("the total",), text)
+        for x in cells:
+            self._fix(x, v)
+        return True
 
     def run_pairwise(self) -> None:
         """The basic and pairwise rules alone, to their fixpoint (no elimination), once loaded."""
