@@ -81,9 +81,12 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_pro
 
 
 def count_solutions(
-    problem: Problem, *, probabilities: bool = False, limit: int = 100_000, time_limit: float | None = None
+    problem: Problem, *, probabilities: bool = False, limit: int = 100_000, time_limit: float | None = None,
+    super_cells: bool = True,
 ) -> Count:
-    """Count the solutions of a status exactly (or give a lower bound past the limit)."""
+    """Count the solutions of a status exactly (or give a lower bound past the limit).
+    super_cells: count a partial status by super cells first (see _by_super_cells); False goes
+    straight to SAT's backbone and the enumerators, what happens when super cells do not suffice."""
     start = time.perf_counter()
     rows, cols = problem.shape
     if problem.is_full and not problem.has_conditions:
@@ -113,7 +116,13 @@ def count_solutions(
         result.seconds = time.perf_counter() - start
         return result
     deadline = None if time_limit is None else start + time_limit
-    n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline)
+    # first by super cells alone, which counts most boards at once; SAT's backbone and the
+    # enumerators that follow are for the groups that do not yield to it
+    exhausted = False
+    if super_cells:
+        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, quick=True)
+    if not exhausted:
+        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, super_cells=super_cells)
     if problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
         method += _checked_by_plain_enumeration(problem, n, deadline)
     probs = None
@@ -149,7 +158,7 @@ def _checked_by_plain_enumeration(problem: Problem, n: int, deadline: float | No
     return ", checked by plain enumeration" if plain_exhausted else " (plain enumeration ran out of time)"
 
 
-def _by_groups(problem: Problem, limit: int, deadline: float | None):
+def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool = False, super_cells: bool = True):
     """Count a partial status group by group: (count, exact, per-cell Fractions, how it was
     counted, the cells proved to vary or None, the number of groups)."""
     rows, cols = problem.shape
@@ -163,7 +172,7 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
     extra: dict[int, int] = {}
     seen_varying: set[int] = set()  # cells SAT saw take both values
     known_all = False  # did SAT settle every open cell (certain or varying)?
-    if sat.AVAILABLE:
+    if sat.AVAILABLE and not quick:
         # cells the same in every solution, proved by SAT, are fixed too: the groups left are the
         # cells that really vary, often far fewer (an ambiguous search-grade 50x50: 2085 open after
         # deduction, 450 vary)
@@ -203,7 +212,13 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
     hows: set[str] = set()
     by_mines = []  # with a total: per group, {mines in the group: [solutions, {cell: mines}]}
     for g, cells in members.items():
-        count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline)
+        if quick:
+            count, tally, complete, per_k = _by_super_cells(sorted(cells), group_eqs[g], limit, deadline)
+            how = "super cells"
+            if not complete:
+                return 0, False, None, "", None, 0
+        else:
+            count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline, super_cells)
         by_mines.append((cells, per_k))
         hows.add(how)
         if not complete and seen_varying:
@@ -224,6 +239,8 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None):
     method += f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
     method += f", {free} cell(s) no clue sees free" if free else ""
     varying = [divmod(x, cols) for x in open_cells] if known_all else None  # each open cell was seen to vary
+    if quick and exact:  # exact probabilities say which cells vary
+        varying = [divmod(x, cols) for x in open_cells if 0 < prob[x // cols][x % cols] < 1]
     return total, exact, prob if exact else None, method, varying, len(members)
 
 
@@ -279,11 +296,16 @@ def _lower_bound_with_total(product: int, left: int, free: int) -> int:
     return 1 if product and 0 <= left else 0
 
 
-def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None):
-    """Enumerate the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell,
-    complete, how). With python-sat, SAT first lists up to SAT_FIRST of them (a solve each: fast
-    when they are few, however hard the search); past that, or without it, the backtracking
-    search (fast per solution where propagation is strong, exponential where it is weak)."""
+def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None, super_cells: bool = True):
+    """Count the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell,
+    complete, how, the same split by mines). First by super cells (below), at most `limit`
+    assignments of them; past that, with python-sat, SAT lists up to SAT_FIRST solutions (a solve
+    each: fast when they are few, however hard the search), then the backtracking search (fast
+    per solution where propagation is strong, exponential where it is weak)."""
+    if super_cells:
+        found, tally, complete, per_k = _by_super_cells(cells, equations, limit, deadline)
+        if complete:
+            return found, tally, True, "super cells", per_k
     listed = 0
     if sat.AVAILABLE:
         first = min(SAT_FIRST, limit)
@@ -295,6 +317,86 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     if not complete and found < listed:
         return listed, tally, False, "SAT", per_k
     return found, tally, complete, "backtracking", per_k
+
+
+def _by_super_cells(cells: list[int], equations, limit: int, deadline: float | None):
+    """Count the solutions by super cells, as minesweepr does: cells in exactly the same equations
+    are one variable, the number of mines among them (0..size), and an assignment of those
+    numbers stands for the product of binomial coefficients C(size, mines) solutions. A depth-first
+    search over the super cells, each bounded by its equations' need and room; at most `limit`
+    assignments. Returns (count, mines per cell, complete, {mines: [count, {cell: mines}]})."""
+    eqs_of: dict[int, list[int]] = {}
+    for e, (eq_cells, _) in enumerate(equations):
+        for x in eq_cells:
+            eqs_of.setdefault(x, []).append(e)
+    members: dict[tuple, list[int]] = {}
+    for x in cells:
+        members.setdefault(tuple(eqs_of.get(x, ())), []).append(x)
+    supers = sorted(members.items())  # by their first equation: neighbours come together
+    n = len(supers)
+    size = [len(group) for _, group in supers]
+    touches = [list(key) for key, _ in supers]
+    need = [int(k) for _, k in equations]
+    room = [0] * len(equations)
+    for i in range(n):
+        for e in touches[i]:
+            room[e] += size[i]
+    mines, top = [0] * n, [0] * n
+    tally = [0] * n
+    per_k: dict[int, list] = {}
+    leaves = 0
+
+    def apply(i: int, v: int, sign: int) -> None:
+        for e in touches[i]:
+            need[e] -= sign * v
+            room[e] -= sign * size[i]
+
+    i = 0
+    while True:
+        if i == n:
+            leaves += 1
+            if leaves > limit or (deadline is not None and leaves & 255 == 0 and time.perf_counter() > deadline):
+                return _super_result(supers, tally, per_k, False)
+            weight = 1
+            for j in range(n):
+                weight *= comb(size[j], mines[j])
+            total = sum(mines)
+            entry = per_k.setdefault(total, [0, [0] * n])
+            entry[0] += weight
+            for j in range(n):
+                if mines[j]:
+                    share = weight * mines[j] // size[j]  # each cell's mines over the weight's solutions
+                    tally[j] += share
+                    entry[1][j] += share
+            i -= 1
+        else:
+            low, high = 0, size[i]
+            for e in touches[i]:
+                low = max(low, need[e] - (room[e] - size[i]))
+                high = min(high, need[e])
+            if low <= high:
+                mines[i], top[i] = low, high
+                apply(i, low, 1)
+                i += 1
+                continue
+            i -= 1
+        while i >= 0:  # the next value at depth i, or back up
+            apply(i, mines[i], -1)
+            if mines[i] < top[i]:
+                mines[i] += 1
+                apply(i, mines[i], 1)
+                i += 1
+                break
+            i -= 1
+        if i < 0:
+            return _super_result(supers, tally, per_k, True)
+
+
+def _super_result(supers, tally, per_k, complete):
+    """_by_super_cells's answer per cell (each cell of a super cell has its share)."""
+    cell_tally = {x: tally[j] for j, (_, group) in enumerate(supers) for x in group}
+    split = {k: [n, {x: t[j] for j, (_, group) in enumerate(supers) for x in group}] for k, (n, t) in per_k.items()}
+    return sum(n for n, _ in per_k.values()), cell_tally, complete, split
 
 
 def _enumerate_with(solutions, cells: list[int], equations, limit: int, deadline: float | None):
@@ -326,13 +428,14 @@ def _enumerate_with(solutions, cells: list[int], equations, limit: int, deadline
 SOLVE_COUNT_SECONDS = 1.0
 
 
-def count_ambiguous(problem: Problem, result: Result, time_limit: float = SOLVE_COUNT_SECONDS, limit: int = 100_000) -> Count:
+def count_ambiguous(problem: Problem, result: Result, time_limit: float = SOLVE_COUNT_SECONDS, limit: int = 100_000,
+                    super_cells: bool = True) -> Count:
     """Count the solutions of a status that `solve` found several of, with per-cell probabilities,
     and check the count against what solve found: an exact count below the solutions solve found
     and verified, or different from a count solve proved exact, is a bug (EngineDisagreement)."""
     if result.verdict is not Verdict.MULTIPLE:
         raise ValueError(f"count_ambiguous counts a status with several solutions, not one with verdict {result.verdict}")
-    counted = count_solutions(problem, probabilities=True, limit=limit, time_limit=time_limit)
+    counted = count_solutions(problem, probabilities=True, limit=limit, time_limit=time_limit, super_cells=super_cells)
     # each says the true count is at least its count, and at most that when exact: they must meet
     uppers = [n for n, exact in ((counted.count, counted.exact), (result.solution_count, result.count_exact)) if exact]
     if uppers and max(counted.count, result.solution_count) > min(uppers):

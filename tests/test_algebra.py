@@ -236,7 +236,7 @@ def test_a_count_cut_short_keeps_every_solution_sat_listed(monkeypatch, shape):
     field = np.random.default_rng(4).random(shape) < 0.5
     known = np.zeros(shape, bool)
     known[tuple(slice(None) if k == 40 else 1 for k in shape)] = True  # one line of clues: one long group
-    counted = count_solutions(make_problem(status(field), known), limit=100)
+    counted = count_solutions(make_problem(status(field), known), limit=100, super_cells=False)
     free = int(np.prod(shape)) - int(status(known.astype(bool)).astype(bool).sum())  # cells no clue sees
     assert not counted.exact and counted.count >= 7 * 2**free and "lower bound" in counted.reason
 
@@ -328,15 +328,17 @@ def test_count_with_and_without_python_sat_agree(monkeypatch, shape):
         field = rng.random(shape) < 0.45
         known = rng.random(shape) < 0.45
         problem = make_problem(status(field), known)
-        with_sat = count_solutions(problem, probabilities=True)
+        with_sat = count_solutions(problem, probabilities=True, super_cells=False)
         with monkeypatch.context() as patch:
             patch.setattr(count_module.sat, "AVAILABLE", False)
-            without = count_solutions(problem, probabilities=True)
+            without = count_solutions(problem, probabilities=True, super_cells=False)
+        by_super_cells = count_solutions(problem, probabilities=True)  # an independent third way
         assert with_sat.exact and without.exact and with_sat.count == without.count == sum(1 for _ in backtrack.iter_solutions(problem))
-        assert with_sat.probabilities == without.probabilities
+        assert with_sat.probabilities == without.probabilities == by_super_cells.probabilities
+        assert by_super_cells.count == with_sat.count and by_super_cells.exact
         assert without.varying is None
         varying = sorted((r, c) for r, row in enumerate(with_sat.probabilities) for c, p in enumerate(row) if 0 < p < 1)
-        assert with_sat.varying == varying
+        assert with_sat.varying == varying == by_super_cells.varying
         seen += with_sat.count > 1
     assert seen >= 5
 
@@ -354,7 +356,7 @@ def test_count_ambiguous_keeps_the_lower_bound_solve_proved_and_names_the_varyin
     known[0, ::3] = True
     problem = make_problem(status(field), known)
     result = solve(problem, max_solutions=5)
-    counted = count_ambiguous(problem, result, limit=2)
+    counted = count_ambiguous(problem, result, limit=2, super_cells=False)
     assert not counted.exact and counted.count >= 6 and "lower bound" in counted.reason
     every = np.array([np.frombuffer(b, dtype=bool).reshape(2, 8) for b in brute_force(status(field), known)])
     assert len(every) > 6
@@ -380,12 +382,12 @@ def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
     problem = make_problem(clues, known)
     truth = count_solutions(problem)
     assert truth.exact and truth.count == 9 * 2**14 and truth.groups == 2
-    stopped = count_solutions(problem, limit=1)
+    stopped = count_solutions(problem, limit=1, super_cells=False)
     assert not stopped.exact and stopped.count <= truth.count
     if sat.AVAILABLE:
         assert stopped.count == 4 * 2**14 and stopped.varying is not None and len(stopped.varying) == 6 + 14
     monkeypatch.setattr(count_module.sat, "AVAILABLE", False)
-    assert count_solutions(problem, limit=1).count == 2**14
+    assert count_solutions(problem, limit=1, super_cells=False).count == 2**14
 
 
 def test_count_names_no_varying_cells_without_a_solution(monkeypatch):
@@ -398,6 +400,6 @@ def test_count_names_no_varying_cells_without_a_solution(monkeypatch):
     clues = np.zeros((1, 6), np.uint8)
     known = np.zeros((1, 6), bool)
     clues[0, 1], known[0, 1] = 1, True  # r1c1..r1c3 hold one mine: open cells to ask about
-    assert count_solutions(make_problem(clues, known)).varying == [(0, x) for x in range(6)]
+    assert count_solutions(make_problem(clues, known), super_cells=False).varying == [(0, x) for x in range(6)]
     monkeypatch.setattr(sat, "backbone", lambda problem, cells, deadline=None: ({}, set(), True))
-    assert count_solutions(make_problem(clues, known)).varying is None
+    assert count_solutions(make_problem(clues, known), super_cells=False).varying is None
