@@ -34,6 +34,9 @@ CROSSCHECK_COUNT = 2_000
 CROSSCHECK_SECONDS = 5.0
 #: With python-sat, a group of open cells is first enumerated by SAT up to this many solutions.
 SAT_FIRST = 1000
+#: Super cells are enumerated up to this many assignments per group, then counted by dynamic
+#: programming along the frontier (docs/performance.md, "Classic boards").
+QUICK_ASSIGNMENTS = 2_000
 #: A full status's probabilities are listed (an exact fraction per cell) up to this many cells.
 PROBABILITY_CELLS = 1_000_000
 #: `recon count` stops enumerating after this many seconds unless told otherwise (--time-limit):
@@ -213,8 +216,11 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     by_mines = []  # with a total: per group, {mines in the group: [solutions, {cell: mines}]}
     for g, cells in members.items():
         if quick:
-            count, tally, complete, per_k = _by_super_cells(sorted(cells), group_eqs[g], limit, deadline)
+            count, tally, complete, per_k = _by_super_cells(sorted(cells), group_eqs[g], min(limit, QUICK_ASSIGNMENTS), deadline)
             how = "super cells"
+            if not complete:  # a long frontier: dynamic programming along it
+                count, tally, complete, per_k = _by_frontier(sorted(cells), group_eqs[g], limit, deadline)
+                how = "super cells along the frontier"
             if not complete:
                 return 0, False, None, "", None, 0
         else:
@@ -244,19 +250,25 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     return total, exact, prob if exact else None, method, varying, len(members)
 
 
-def _convolve(a: list[int], b: list[int]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
+def _convolve(a: list[int], b: list[int], top: int) -> list[int]:
+    """The product of two polynomials (coefficient lists), up to degree top."""
+    out = [0] * max(min(len(a) + len(b) - 1, top + 1), 0)
+    for i, x in enumerate(a[: top + 1]):
         if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
+            for j, y in enumerate(b[: top + 1 - i]):
+                if y:
+                    out[i + j] += x * y
     return out
 
 
 def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int) -> int:
     """The exact count with a total: each group's solutions by their number of mines, convolved,
     the cells no clue sees filling the rest (a binomial coefficient); fills prob with the exact
-    fraction per open cell. left: the mines not yet placed by deduction."""
+    fraction per open cell. left: the mines not yet placed by deduction. Every product is cut at
+    degree `left` (more mines cannot be placed), and each group's share is read from the groups
+    before it (prefix products) and after it times the free cells (suffix products)."""
+    if left < 0:
+        return 0
     polys = []
     for _, per_k in by_mines:
         poly = [0] * (max(per_k, default=0) + 1)
@@ -264,26 +276,28 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int) -> 
             poly[k] = n
         polys.append(poly)
     f = len(free_cells)
-    # prefix and suffix products: every group's count with the others' mines
+    binom = [comb(f, t) for t in range(min(f, left) + 1)]  # t mines in the free cells
     prefix = [[1]]
     for poly in polys:
-        prefix.append(_convolve(prefix[-1], poly))
-    suffix = [[1]]
+        prefix.append(_convolve(prefix[-1], poly, left))
+    after = [binom]  # after[g]: the groups from g on, and the free cells
     for poly in reversed(polys):
-        suffix.append(_convolve(suffix[-1], poly))
-    suffix.reverse()
-    everything = prefix[-1]
-    total = sum(n * comb(f, left - k) for k, n in enumerate(everything) if 0 <= left - k <= f)
+        after.append(_convolve(poly, after[-1], left))
+    after.reverse()
+    total = after[0][left] if len(after[0]) > left else 0
     if total == 0:
         return 0
     for g, (cells, per_k) in enumerate(by_mines):
-        others = _convolve(prefix[g], suffix[g + 1])
+        before, rest = prefix[g], after[g + 1]
         # ways[k]: the completions of a group solution with k mines by the other groups and the free cells
-        ways = {k: sum(n * comb(f, left - k - j) for j, n in enumerate(others) if 0 <= left - k - j <= f) for k in per_k}
+        ways = {}
+        for k in per_k:
+            ways[k] = sum(n * rest[left - k - i] for i, n in enumerate(before) if n and 0 <= left - k - i < len(rest))
         for x in cells:
             num = sum(tally[x] * ways[k] for k, (_, tally) in per_k.items())
             prob[x // cols][x % cols] = Fraction(num, total)
     if free_cells:
+        everything = prefix[-1]
         num = sum(n * comb(f - 1, left - k - 1) for k, n in enumerate(everything) if 0 <= left - k - 1 <= f - 1)
         for x in free_cells:
             prob[x // cols][x % cols] = Fraction(num, total)
@@ -390,6 +404,113 @@ def _by_super_cells(cells: list[int], equations, limit: int, deadline: float | N
             i -= 1
         if i < 0:
             return _super_result(supers, tally, per_k, True)
+
+
+def _super_cells(cells: list[int], equations):
+    """The super cells of a group: (key: the equations, cells) sorted by key, and for each its
+    size and equations."""
+    eqs_of: dict[int, list[int]] = {}
+    for e, (eq_cells, _) in enumerate(equations):
+        for x in eq_cells:
+            eqs_of.setdefault(x, []).append(e)
+    members: dict[tuple, list[int]] = {}
+    for x in cells:
+        members.setdefault(tuple(eqs_of.get(x, ())), []).append(x)
+    return sorted(members.items())
+
+
+def _add_shifted(into: list[int], poly: list[int], shift: int, factor: int) -> list[int]:
+    """into + factor * x^shift * poly (polynomials in the number of mines, as coefficient lists)."""
+    if len(into) < len(poly) + shift:
+        into = into + [0] * (len(poly) + shift - len(into))
+    for m, n in enumerate(poly):
+        if n:
+            into[m + shift] += factor * n
+    return into
+
+
+def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None):
+    """Count the solutions by super cells in order, as dynamic programming: the state after the
+    first i super cells is the mines given so far to each equation still open (one that has cells
+    on both sides of i), with a polynomial in the mines placed; forward and backward passes give
+    every super cell's share. Polynomial where the group is a long thin frontier, the classic
+    board's shape, where enumerating assignments is exponential. Past `limit` states at one step,
+    gives up (complete False). Returns what _by_super_cells returns."""
+    supers = _super_cells(cells, equations)
+    n = len(supers)
+    size = [len(group) for _, group in supers]
+    touches = [key for key, _ in supers]
+    need = [int(k) for _, k in equations]
+    last = {}
+    room_after: list[dict[int, int]] = [dict() for _ in range(n)]  # room left in e after super i
+    left = [0] * len(equations)
+    for i in range(n):
+        for e in touches[i]:
+            left[e] += size[i]
+            last[e] = i
+    for i in range(n):
+        for e in touches[i]:
+            left[e] -= size[i]
+            room_after[i][e] = left[e]
+    active: list[tuple[int, ...]] = [()]  # the open equations before super i, in a fixed order
+    for i in range(n):
+        now = [e for e in active[-1] if last[e] >= i] + [e for e in touches[i] if e not in active[-1]]
+        active.append(tuple(e for e in now if last[e] > i))
+    # active[i + 1]: open after super i; the equations super i touches are in active[i] or new
+
+    def step(i: int, state: tuple, k: int):
+        """The state after giving super i k mines, from `state` over active[i]; None if it breaks."""
+        sums = dict(zip(active[i], state))
+        for e in touches[i]:
+            s = sums.get(e, 0) + k
+            if s > need[e] or need[e] - s > room_after[i][e]:
+                return None
+            sums[e] = s
+        return tuple(sums.get(e, 0) for e in active[i + 1])
+
+    forward = [{(): [1]}]
+    for i in range(n):
+        if deadline is not None and time.perf_counter() > deadline:
+            return 0, {}, False, {}
+        nxt: dict[tuple, list[int]] = {}
+        for state, poly in forward[i].items():
+            for k in range(size[i] + 1):
+                after = step(i, state, k)
+                if after is not None:
+                    nxt[after] = _add_shifted(nxt.get(after, []), poly, k, comb(size[i], k))
+        if len(nxt) > limit:
+            return 0, {}, False, {}
+        forward.append(nxt)
+    backward: list[dict] = [dict() for _ in range(n)] + [{(): [1]}]
+    for i in range(n - 1, -1, -1):
+        for state in forward[i]:
+            poly: list[int] = []
+            for k in range(size[i] + 1):
+                after = step(i, state, k)
+                if after is not None and after in backward[i + 1]:
+                    poly = _add_shifted(poly, backward[i + 1][after], k, comb(size[i], k))
+            if poly:
+                backward[i][state] = poly
+    total = forward[n].get((), [])
+    per_k: dict[int, list] = {m: [count, [0] * n] for m, count in enumerate(total) if count}
+    tally = [0] * n
+    for i in range(n):
+        for state, poly in forward[i].items():
+            for k in range(1, size[i] + 1):
+                after = step(i, state, k)
+                if after is None or after not in backward[i + 1]:
+                    continue
+                # each cell of super i is a mine in C(size-1, k-1) of the C(size, k) ways
+                joint = _add_shifted([], poly, k, comb(size[i] - 1, k - 1))
+                for m, n_before in enumerate(joint):
+                    if not n_before:
+                        continue
+                    for j, n_after in enumerate(backward[i + 1][after]):
+                        if n_after:
+                            share = n_before * n_after
+                            tally[i] += share
+                            per_k[m + j][1][i] += share
+    return _super_result(supers, tally, per_k, True)
 
 
 def _super_result(supers, tally, per_k, complete):

@@ -254,3 +254,33 @@ def test_trimming_with_the_total_is_sound_on_random_boards():
             assert tally[r, c] in (0, truth) and bool(result.partial[r, c]) == (tally[r, c] == truth)
         fixed_some += bool(decided.any())
     assert fixed_some
+
+
+@pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 9), (4, 6), (6, 7)])
+def test_counting_along_the_frontier_equals_enumerating_super_cells(shape):
+    """Dynamic programming along the frontier (what counts long frontiers) gives exactly what
+    enumerating the super cells' assignments gives: the count split by mines, and each cell's
+    share, on the covered cells of random boards."""
+    from recon.count import _by_frontier, _by_super_cells
+
+    rng = np.random.default_rng(sum(shape) + 3)
+    checked = 0
+    for _ in range(30):
+        field = rng.random(shape) < rng.uniform(0.1, 0.5)
+        opened = ~field & (rng.random(shape) < 0.6)
+        numbers = neighbours(field)
+        cols = shape[1]
+        covered = [r * cols + c for r, c in np.argwhere(~opened)]
+        equations = []
+        for r, c in np.argwhere(opened):
+            around = [y * cols + x for y in range(max(r - 1, 0), min(r + 2, shape[0]))
+                      for x in range(max(c - 1, 0), min(c + 2, cols)) if not opened[y, x]]
+            if around:
+                equations.append((around, int(numbers[r, c])))
+        dfs = _by_super_cells(covered, equations, 10**6, None)
+        dp = _by_frontier(covered, equations, 10**6, None)
+        assert dfs[2] and dp[2]
+        assert dp[0] == dfs[0] and dp[1] == dfs[1]
+        assert {k: v for k, v in dp[3].items()} == {k: v for k, v in dfs[3].items()}
+        checked += dp[0] > 1
+    assert checked >= 10
