@@ -366,10 +366,14 @@ def _by_super_cells(cells: list[int], equations, limit: int, deadline: float | N
             room[e] -= sign * size[i]
 
     i = 0
+    nodes = 0
     while True:
+        nodes += 1
+        if deadline is not None and nodes & 1023 == 0 and time.perf_counter() > deadline:
+            return _super_result(supers, tally, per_k, False)
         if i == n:
             leaves += 1
-            if leaves > limit or (deadline is not None and leaves & 255 == 0 and time.perf_counter() > deadline):
+            if leaves > limit:
                 return _super_result(supers, tally, per_k, False)
             weight = 1
             for j in range(n):
@@ -468,12 +472,17 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
             sums[e] = s
         return tuple(sums.get(e, 0) for e in active[i + 1])
 
+    def late(count: int) -> bool:
+        return deadline is not None and count & 255 == 0 and time.perf_counter() > deadline
+
     forward = [{(): [1]}]
+    work = 0
     for i in range(n):
-        if deadline is not None and time.perf_counter() > deadline:
-            return 0, {}, False, {}
         nxt: dict[tuple, list[int]] = {}
         for state, poly in forward[i].items():
+            work += 1
+            if late(work):
+                return 0, {}, False, {}
             for k in range(size[i] + 1):
                 after = step(i, state, k)
                 if after is not None:
@@ -484,6 +493,9 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
     backward: list[dict] = [dict() for _ in range(n)] + [{(): [1]}]
     for i in range(n - 1, -1, -1):
         for state in forward[i]:
+            work += 1
+            if late(work):
+                return 0, {}, False, {}
             poly: list[int] = []
             for k in range(size[i] + 1):
                 after = step(i, state, k)
@@ -496,6 +508,9 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
     tally = [0] * n
     for i in range(n):
         for state, poly in forward[i].items():
+            work += 1
+            if late(work):
+                return 0, {}, False, {}
             for k in range(1, size[i] + 1):
                 after = step(i, state, k)
                 if after is None or after not in backward[i + 1]:

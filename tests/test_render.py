@@ -6,10 +6,13 @@ import builtins
 import io
 import struct
 
+import numpy as np
 import pytest
 
 from conftest import DATA
+from recon import status
 from recon.cli import main
+from recon.io.text import format_status
 from recon.io.pictures import picture_size
 
 
@@ -86,6 +89,7 @@ def test_count_heat_map_png(tmp_path):
 
 def test_count_heat_map_needs_an_exact_count(tmp_path):
     status_file = tmp_path / "s.txt"
-    status_file.write_text("????????????\n1?1?1?1?1?1?\n????????????\n")  # one group, many solutions
-    code, _, err = run("count", str(status_file), "--limit", "5", "--picture", str(tmp_path / "h.png"))
+    rng = np.random.default_rng(1)  # a wide ambiguous region: no exact count within the time limit
+    status_file.write_text(format_status(status(rng.random((30, 30)) < 0.5), rng.random((30, 30)) < 0.25))
+    code, _, err = run("count", str(status_file), "--time-limit", "0.3", "--picture", str(tmp_path / "h.png"))
     assert code == 2 and "need an exact count" in err
