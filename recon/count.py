@@ -339,14 +339,7 @@ def _by_super_cells(cells: list[int], equations, limit: int, deadline: float | N
     numbers stands for the product of binomial coefficients C(size, mines) solutions. A depth-first
     search over the super cells, each bounded by its equations' need and room; at most `limit`
     assignments. Returns (count, mines per cell, complete, {mines: [count, {cell: mines}]})."""
-    eqs_of: dict[int, list[int]] = {}
-    for e, (eq_cells, _) in enumerate(equations):
-        for x in eq_cells:
-            eqs_of.setdefault(x, []).append(e)
-    members: dict[tuple, list[int]] = {}
-    for x in cells:
-        members.setdefault(tuple(eqs_of.get(x, ())), []).append(x)
-    supers = sorted(members.items())  # by their first equation: neighbours come together
+    supers = _super_cells(cells, equations)
     n = len(supers)
     size = [len(group) for _, group in supers]
     touches = [list(key) for key, _ in supers]
@@ -411,8 +404,8 @@ def _by_super_cells(cells: list[int], equations, limit: int, deadline: float | N
 
 
 def _super_cells(cells: list[int], equations):
-    """The super cells of a group: (key: the equations, cells) sorted by key, and for each its
-    size and equations."""
+    """The super cells of a group: (key: the equations holding them, cells), sorted by key, so by
+    their first equation: neighbours come together."""
     eqs_of: dict[int, list[int]] = {}
     for e, (eq_cells, _) in enumerate(equations):
         for x in eq_cells:

@@ -26,6 +26,7 @@ import re
 import numpy as np
 
 from ..model import MAX_CELLS, OPEN, Problem, check_size, make_problem, status
+from .foreign import _whole, _xml_elements, legup_board
 from .text import FormatError, decode_text
 
 _MINES = re.compile(r"#\s*mines\s*:\s*(\S*)\s*$", re.IGNORECASE)
@@ -118,21 +119,9 @@ def is_legup_minesweeper(data: bytes | str) -> bool:
 def parse_legup_minesweeper(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> np.ndarray:
     """Read a LEGUP Minesweeper puzzle as board cells (see the module's notes); errors point at
     the element and quote the value as written."""
-    from .foreign import _sized, _whole, _xml_elements
-
     elements = _xml_elements(decode_text(data, path).removeprefix("\ufeff"), path)
-    first = next((i for i, element in enumerate(elements) if element[0] == "board"), None)
-    if first is None:
-        line, col = elements[0][3:] if elements else (1, 1)
-        raise FormatError(path, line, col, "expected a LEGUP <board> element, found none")
-    _, attrib, _, line, col = elements[first]
-    height, width = _whole(attrib.get("height", "").strip()), _whole(attrib.get("width", "").strip())
-    if height is None or width is None or height < 1 or width < 1:
-        got = f"height={attrib.get('height')!r} width={attrib.get('width')!r}"
-        raise FormatError(path, line, col, f"expected <board> with whole-number height and width of at least 1, got {got}")
-    _sized(path, line, col, height, width, max_cells, "the LEGUP board")
+    first, height, width, holders = legup_board(elements, path, max_cells)
     cells = np.full((height, width), COVERED, dtype=np.int8)
-    holders = {first} | {i for i, (tag, _, parent, _, _) in enumerate(elements) if tag == "cells" and parent == first}
     seen: dict[tuple[int, int], int] = {}
     for tag, cell, parent, line, col in elements[first + 1 :]:
         if tag != "cell" or parent not in holders:

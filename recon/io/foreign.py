@@ -220,15 +220,10 @@ def _xml_elements(text: str, path: str) -> list[tuple[str, dict, int, int, int]]
     return found
 
 
-def parse_legup(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
-    """Read a LEGUP Fillapix XML puzzle: the first <board> (the root or inside it) and its clue
-    cells, the <cell> elements in its <cells> (or directly in it); a cell not listed has no clue.
-    Cells elsewhere, such as a <goal>'s (the cell a LEGUP exercise asks to prove), are not clues."""
-    elements = _xml_elements(text.removeprefix("\ufeff"), path)
-    for tag, attrib, _, line, col in elements:
-        if tag == "puzzle" and attrib.get("name") == "Minesweeper":
-            raise FormatError(path, line, col, "this is a LEGUP Minesweeper puzzle, a classic board (its numbers count the 8 "
-                              "neighbours): solve, count and explain read it as one; it has no Fill-a-Pix status")
+def legup_board(elements, path: str, max_cells: int = MAX_CELLS) -> tuple[int, int, int, set[int]]:
+    """The first <board> of a LEGUP puzzle's elements (`_xml_elements`), checked: (its index,
+    height, width, the indices of the elements whose <cell> children are its cells: the board
+    and its <cells>). Fill-a-Pix and Minesweeper files share this layout."""
     first = next((i for i, element in enumerate(elements) if element[0] == "board"), None)
     if first is None:
         line, col = elements[0][3:] if elements else (1, 1)
@@ -241,9 +236,22 @@ def parse_legup(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -
     if height < 1 or width < 1:
         raise FormatError(path, line, col, f"expected a board of at least 1x1, got {width}x{height}")
     _sized(path, line, col, height, width, max_cells, "the LEGUP board")
+    holders = {first} | {i for i, (tag, _, parent, _, _) in enumerate(elements) if tag == "cells" and parent == first}
+    return first, height, width, holders
+
+
+def parse_legup(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
+    """Read a LEGUP Fillapix XML puzzle: the first <board> (the root or inside it) and its clue
+    cells, the <cell> elements in its <cells> (or directly in it); a cell not listed has no clue.
+    Cells elsewhere, such as a <goal>'s (the cell a LEGUP exercise asks to prove), are not clues."""
+    elements = _xml_elements(text.removeprefix("\ufeff"), path)
+    for tag, attrib, _, line, col in elements:
+        if tag == "puzzle" and attrib.get("name") == "Minesweeper":
+            raise FormatError(path, line, col, "this is a LEGUP Minesweeper puzzle, a classic board (its numbers count the 8 "
+                              "neighbours): solve, count and explain read it as one; it has no Fill-a-Pix status")
+    first, height, width, holders = legup_board(elements, path, max_cells)
     clues = np.zeros((height, width), dtype=np.uint8)
     known = np.zeros((height, width), dtype=bool)
-    holders = {first} | {i for i, (tag, _, parent, _, _) in enumerate(elements) if tag == "cells" and parent == first}
     place: dict[tuple[int, int], tuple[int, int]] = {}  # (y, x) -> the line and column of its <cell>
     for tag, cell, parent, line, col in elements[first + 1 :]:
         if tag != "cell" or parent not in holders:
