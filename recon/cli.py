@@ -25,7 +25,7 @@ from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_pr
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
 from .compiled import AVAILABLE as COMPILED_AVAILABLE
 from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
-from .rules.trim import legup_name
+from .rules.trim import classic_names
 from .solver import ENGINE_CHOICES, plan, solve
 
 #: From this many cells, generation without an extra takes seconds where it would take a fraction
@@ -121,6 +121,9 @@ def _command(commands, name: str, help: str, description: str, file_help: str, c
                             help="FILE is a classic Minesweeper board: 0-8 opened (counting the 8 neighbours), ? covered, * a mine")
         parser.add_argument("--mines", metavar="N", type=_whole("N", 0),
                             help="with --classic: the board holds N mines in all, flags included (or a line '# mines: N')")
+        parser.add_argument("--mines-see-numbers", action="store_true",
+                            help="on a classic board: every mine sees a number (LEGUP's optional third rule), so a covered "
+                                 "cell that sees none is empty")
     return parser
 
 
@@ -330,9 +333,10 @@ def read_problem(path: str, max_cells: int = MAX_CELLS, args: argparse.Namespace
 def problem_of(data: bytes, name: str, max_cells: int = MAX_CELLS, args: argparse.Namespace | None = None) -> Problem:
     """The Problem of an input's bytes, as read_problem reads it."""
     classic, mines = getattr(args, "classic", False), getattr(args, "mines", None)
+    seen = getattr(args, "mines_see_numbers", False)
     if is_legup_minesweeper(data):  # a classic board by its puzzle name: no flag needed
         try:
-            return board_problem(parse_legup_minesweeper(data, name, max_cells), mines)
+            return board_problem(parse_legup_minesweeper(data, name, max_cells), mines, mines_see_numbers=seen)
         except ValueError as err:
             if isinstance(err, FormatError):
                 raise
@@ -340,11 +344,12 @@ def problem_of(data: bytes, name: str, max_cells: int = MAX_CELLS, args: argpars
     if classic:
         cells, board_mines = parse_board(data, name, max_cells)
         try:
-            return board_problem(cells, board_mines if mines is None else mines)
+            return board_problem(cells, board_mines if mines is None else mines, mines_see_numbers=seen)
         except ValueError as err:
             raise UsageError(f"{name}: {err}") from None
-    if mines is not None:
-        raise UsageError("--mines is the total of a classic Minesweeper board: it needs --classic")
+    if mines is not None or seen:
+        what = "--mines is the total" if mines is not None else "--mines-see-numbers is a rule"
+        raise UsageError(f"{what} of a classic Minesweeper board: it needs --classic")
     clues, known, _ = read_any_status(data, name, max_cells)
     return make_problem(clues, known)
 
@@ -488,11 +493,12 @@ def equations_text(problem: Problem) -> list[str]:
 
 
 def _steps_json(result: Result, problem: Problem) -> list[dict]:
-    """The trace as JSON records; on a classic board each names its LEGUP rule too ("legup")."""
+    """The trace as JSON records; on a classic board each names its LEGUP and endoh1 rule too
+    ("legup", "endoh1": null where that vocabulary has no such rule)."""
     steps = [step.to_json() for step in result.trace]
     if problem.has_conditions:
-        for record, step in zip(steps, result.trace):
-            record["legup"] = legup_name(step)
+        for record, names in zip(steps, classic_names(result.trace, problem)):
+            record.update(names)
     return steps
 
 
@@ -502,10 +508,10 @@ def explanation(result: Result, problem: Problem) -> str:
     out += [f"  {line}" for line in equations_text(problem)] or ["  (none: no cell has a clue)"]
     out.append("Deductions:")
     width = len(str(len(result.trace)))
-    classic = problem.has_conditions
-    for i, step in enumerate(result.trace, start=1):
-        legup = legup_name(step) if classic else None
-        out.append(f"  {i:>{width}}. [{step.rule}{' | LEGUP: ' + legup if legup else ''}] {step.text}")
+    named = classic_names(result.trace, problem) if problem.has_conditions else [{}] * len(result.trace)
+    for i, (step, names) in enumerate(zip(result.trace, named), start=1):
+        tags = "".join(f" | {who}: {names[key]}" for key, who in (("legup", "LEGUP"), ("endoh1", "endoh1")) if names.get(key))
+        out.append(f"  {i:>{width}}. [{step.rule}{tags}] {step.text}")
     if not result.trace:
         out.append("  (none)")
     trimmed = result.engines.get("trim")
@@ -574,10 +580,12 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
         where = "the standard input" if args.file == "-" else args.file
         raise UsageError(f"{err}, and {where} has {missing} cell(s) without a clue: "
                          "use --engine auto, or one that takes puzzles") from None
-    if command == "explain" or getattr(args, "explain", False):
+    explaining = command == "explain" or getattr(args, "explain", False)
+    if explaining:
         engine = names if "trim" in names else [*names, "trim"]
     try:
-        return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=_time_left(args))
+        return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=_time_left(args),
+                     case_split=explaining)
     except EngineDisagreement as err:
         stderr.write(f"recon: internal error: {err}\nThis is a bug; please report it with the input file.\n")
         for name, r in err.results.items():

@@ -201,12 +201,15 @@ def solve(
     max_solutions: int = 2,
     time_limit: float | None = None,
     compiled_trim: bool = False,
+    case_split: bool = False,
 ) -> Result:
     """Reconstruct every field (up to max_solutions) whose status matches the known clues.
 
     engine: "auto", "all", an engine name, or a list of engine names (the first one leads).
     compiled_trim: the hybrid engine trims with the compiled kernels (`recon.compiled`, needs
     numba): the same answers, faster for a batch that pays their loading time once.
+    case_split: trimming splits cases where its other rules stall, so that its proof (the
+    trace) goes further where it would otherwise leave the cells to a search.
     """
     problem = clues if isinstance(clues, Problem) and known is None else make_problem(clues, known)
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, (int, np.integer)) or max_solutions < 1:
@@ -230,6 +233,8 @@ def solve(
         options: dict = {"limit": max_solutions + 1}
         if name == hybrid.NAME and compiled_trim:
             options["compiled_trim"] = True
+        if name == trim.NAME and case_split:
+            options["cases"] = True
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
             options["search_cells"] = 0 if names[1] == sat.NAME else LEAD_SEARCH_CELLS

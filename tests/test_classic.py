@@ -227,11 +227,12 @@ def test_explain_names_legup_rules_and_uses_the_total(tmp_path):
     assert step["rule"] == "total" and step["legup"] == "Finish With Empty" and set(step["values"]) == {0}
     path.write_text("# mines: 3\n1?*\n???\n")  # r1c1 sees one of its three; the total puts the other at r2c3
     code, out, err = run("explain", str(path), "--classic")
-    assert code == 3 and "combining r1c1, the total gives r2c3 = 1" in out
+    assert code == 3 and "[mine-count] the board holds 3 mines and 1 are placed, so 2 are left" in out
+    assert "clue r1c1 holds 1, so the other 1 open cell(s) (r2c3; 1 seen by no number) hold all 1 -> a mine" in out
     code, out, err = run("explain", str(path), "--classic", "--mines", "2")  # --mines wins over the file's line
-    assert code == 3 and "combining r1c1, the total gives r2c3 = 0" in out
+    assert code == 3 and "(r2c3; 1 seen by no number) hold none -> empty" in out
     code, out, err = run("explain", str(path), "--classic", "--mines", "4")
-    assert code == 1 and "the total gives r2c3 = 2, which 0/1 cells cannot meet" in out
+    assert code == 1 and "clue r1c1 holds 1, which leaves 2 for the other 1 open cell(s)" in out
 
 
 def test_trimming_with_the_total_is_sound_on_random_boards():

@@ -17,11 +17,13 @@ from ..rules.trim import BASIC, ELIMINATION_MAX_CELLS, GRADES, Contradiction, Tr
 NAME = "trim"
 
 
-def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int = ELIMINATION_MAX_CELLS) -> Result:
+def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int = ELIMINATION_MAX_CELLS,
+          cases: bool = False) -> Result:
     """Trim the problem; unique when every cell is fixed, none on a contradiction, else undecided.
-    max_cells: elimination runs on connected groups of open cells up to this size."""
+    max_cells: elimination runs on connected groups of open cells up to this size. cases: split
+    cases where the other rules stall (a longer proof, grade search, where a search would decide)."""
     start = time.perf_counter()
-    trimmer = Trimmer(problem, max_cells)
+    trimmer = Trimmer(problem, max_cells, cases=cases)
     reason = None
     verdict = Verdict.UNDECIDED
     solutions: list[np.ndarray] = []

@@ -15,6 +15,9 @@ LEGUP Minesweeper XML (`<puzzle name="Minesweeper">`) is recognised as a board w
 is read: cell values 1-8 are numbers, 0 (EMPTY) a cell known safe without a number, -1 (MINE) a
 known mine, -2 (UNSET) or a cell not listed unknown. A cell listed twice takes the later value.
 
+LEGUP's optional third rule, every mine sees a number, makes every covered cell that sees no
+number safe (`board_problem(..., mines_see_numbers=True)`; off by default, as in the shared counts).
+
 A board is held as int8 cells: 0-8 an opened cell's number, COVERED, FLAG, or SAFE (known empty,
 no number shown).
 """
@@ -93,12 +96,23 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
     return cells, mines
 
 
-def board_problem(cells: np.ndarray, mines: int | None = None) -> Problem:
+def board_problem(cells: np.ndarray, mines: int | None = None, *, mines_see_numbers: bool = False) -> Problem:
     """The problem of a board (as parse_board reads it): a clue and a fixed empty cell at each
     opened cell, a fixed mine at each flag, and the total if given. ValueError for a total the
-    board cannot hold (below its flags, above its cells less the opened ones, or negative)."""
+    board cannot hold (below its flags, above its cells less the opened ones, or negative).
+
+    mines_see_numbers: LEGUP's optional third rule, every mine sees a number: a covered cell
+    with no number among its neighbours is empty (ValueError for a flag that sees none)."""
     opened = cells >= 0
     flags = cells == FLAG
+    if mines_see_numbers:
+        seen = status(opened) > 0  # an opened cell counts itself too, but it is no mine
+        lonely = flags & ~seen
+        if lonely.any():
+            r, c = (int(v) for v in np.argwhere(lonely)[0])
+            raise ValueError(f"the mine at r{r + 1}c{c + 1} sees no number, which the rule that every mine "
+                             "sees a number (--mines-see-numbers) forbids: the board has no solution under it")
+        cells = np.where((cells == COVERED) & ~seen, SAFE, cells).astype(np.int8)
     if mines is not None:
         low, high = int(flags.sum()), int(((cells == COVERED) | flags).sum())
         if not low <= mines <= high:

@@ -24,6 +24,13 @@ elimination (grade "elimination"):
                group of open equations; every derived equation sum(a_i x_i) = b over 0/1 cells is
                bounded: a cell whose one value would put b out of reach is fixed to the other
                (so x_a - x_b = 1 fixes x_a = 1, x_b = 0).
+  mine-count   (grade "advanced", with the total) equations that share no cell hold the sum of
+               their counts; the total less that is what the other open cells hold, those no
+               number sees among them: when it is none, or all of them, they are fixed.
+case split (grade "search"; only when asked, for `recon explain`):
+  case-split   every way to meet one equation is followed by the basic and pairwise rules on the
+               equations around it; the ways that end in a contradiction are dropped, and a cell
+               every remaining way fixes alike is fixed (LEGUP's "Satisfy Number").
 
 Trimming never guesses: when it stalls, the verdict is ``undecided`` with the cells it fixed.
 
@@ -41,20 +48,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from math import gcd
+from itertools import combinations
+from math import comb, gcd
 
 import numpy as np
 
 from .. import model
-from ..model import OPEN, Problem, cell_name
+from ..model import OPEN, Problem, cell_name, window_cells
 from ..result import Grade, TimeUp
 
-BASIC, ADVANCED, ELIMINATION = 1, 2, 3
+BASIC, ADVANCED, ELIMINATION, SEARCH = 1, 2, 3, 4
 #: The grades, weakest first: the pairwise rules reason about two clues that share cells, which
 #: a person does; elimination combines hundreds or thousands of equations at once (a minimal
 #: puzzle of that grade leaves most of the grid to it), and it is not monotone, so it is a grade
 #: of its own (as part of "advanced" it made generating those puzzles far slower).
-GRADES = {BASIC: Grade.BASIC, ADVANCED: Grade.ADVANCED, ELIMINATION: Grade.ELIMINATION}
+GRADES = {BASIC: Grade.BASIC, ADVANCED: Grade.ADVANCED, ELIMINATION: Grade.ELIMINATION, SEARCH: Grade.SEARCH}
 RULE_LEVEL = {
     "all-empty": BASIC,
     "all-mines": BASIC,
@@ -63,9 +71,19 @@ RULE_LEVEL = {
     "overlap": ADVANCED,
     "elimination": ELIMINATION,
     "total": BASIC,
+    "mine-count": ADVANCED,
+    "case-split": SEARCH,
 }
 #: Elimination runs on connected groups of open cells up to this size.
 ELIMINATION_MAX_CELLS = 3000
+#: A case split follows its ways on the equations anchored this many rows and columns around
+#: the one split: far enough for the chains a person follows, near enough to stay cheap.
+CASE_REACH = 3
+#: A case split takes equations with at most this many ways (a person splits on few), and one
+#: run of the rules follows at most CASE_BUDGET ways in all: on a puzzle with many solutions
+#: every split is in vain, and the budget keeps `recon explain` from spending seconds on it.
+CASE_WAYS = 10
+CASE_BUDGET = 2000
 
 
 def overlap_rule(count_a: int, only_a: int, shared: int, count_b: int, only_b: int) -> tuple[int, int, int, int]:
@@ -101,15 +119,17 @@ class Step:
     sources: tuple[str, ...]
     text: str
     derived: str | None = None  # the name of an equation this step added, if any
+    kind: str | None = None  # a contradiction's kind: "too-many" or "too-few" mines for one equation
+    cases: tuple[dict, ...] = ()  # a case split's ways: mines, empty, outcome and the steps followed
 
     @property
     def level(self) -> int:
-        """Return the grade level of the rule: 1 basic, 2 advanced (pairwise), 3 elimination."""
+        """Return the grade level of the rule: 1 basic, 2 advanced, 3 elimination, 4 search."""
         return RULE_LEVEL[self.rule]
 
     def to_json(self) -> dict[str, object]:
         """Return the step as a JSON-ready record."""
-        return {
+        record: dict[str, object] = {
             "rule": self.rule,
             "grade": GRADES[self.level],
             "cells": [cell_name(r, c) for r, c in self.cells],
@@ -118,25 +138,92 @@ class Step:
             "derived": self.derived,
             "text": self.text,
         }
+        if self.cases:
+            record["cases"] = [dict(case) for case in self.cases]
+        return record
 
 
-def legup_name(step: Step) -> str | None:
-    """The step's rule as LEGUP's Minesweeper names it (on a classic board), or None where LEGUP
-    has no such rule (a derived equation, elimination)."""
-    if step.rule == "all-mines":
-        return "Finish With Mines"
-    if step.rule == "all-empty":
-        return "Finish With Empty"
-    if step.rule == "overlap":
-        return "Non Touching Shared Bomb" if step.values and step.values[0] else "Non Touching Shared Empty"
-    if step.rule == "total":
-        return "Finish With Mines" if step.values and step.values[0] else "Finish With Empty"
-    if step.rule == "contradiction":
-        if " is exceeded" in step.text:
-            return "Too Many Bombs"
-        if " cannot be met" in step.text:
-            return "Too Few Bombs"
+def _is_clue(name: str) -> bool:
+    return name.startswith("r")
+
+
+def _clue_cell(name: str) -> tuple[int, int]:
+    """The 0-based cell of a clue named 'r2c3'."""
+    r, c = name[1:].split("c")
+    return int(r) - 1, int(c) - 1
+
+
+def _endoh1_pair(problem: Problem, value: list[list[int]], names, cells, mine: bool) -> str | None:
+    """endoh1's rule 3 or 4 if it applies, as he states it, to numbers named `names` on the board
+    as it stands (`value`: 0, 1 or OPEN per cell), fixing `cells`; else None.
+
+    Rule 3: A == B - (B's covered or flagged neighbours that A does not see): A's covered
+    neighbours that B does not see are safe. Rule 4: B == A - (A's covered or flagged neighbours
+    that B does not see): they are mines."""
+    shape = problem.shape
+    for a_name, b_name in (names, names[::-1]):
+        a, b = _clue_cell(a_name), _clue_cell(b_name)
+        near_a, near_b = set(window_cells(shape, *a)) - {a}, set(window_cells(shape, *b)) - {b}
+        only_a = {x for x in near_a - near_b if value[x[0]][x[1]] != 0}  # covered or flagged
+        only_b = {x for x in near_b - near_a if value[x[0]][x[1]] != 0}
+        covered_a = {x for x in only_a if value[x[0]][x[1]] == OPEN}
+        if set(cells) != covered_a:
+            continue
+        na, nb = int(problem.clues[a]), int(problem.clues[b])
+        if not mine and na == nb - len(only_b):
+            return "rule 3"
+        if mine and nb == na - len(only_a):
+            return "rule 4"
     return None
+
+
+def classic_names(trace, problem: Problem) -> list[dict[str, str | None]]:
+    """Each step's rule as the classic vocabularies name it: {"legup": ..., "endoh1": ...}, None
+    where that vocabulary has no such rule.
+
+    LEGUP's Minesweeper rules: Finish With Mines / Empty (one number), Non Touching Shared Bomb /
+    Empty (two numbers, one's cells the other does not see), Satisfy Number (a case split on one
+    number), Too Many / Too Few Bombs (a number broken). endoh1's (IOCCC 2020): rule 1 (a number's
+    flags are all its mines: the rest are safe), rule 2 (its covered and flagged neighbours are
+    all its mines), rules 3 and 4 (two numbers, checked as he states them on the board as it
+    stands: `_endoh1_pair`), and his final rule (the mines left fill the covered cells). A subset
+    step derives an equation from two numbers; the step that then fixes its cells is a two-number
+    rule, in both vocabularies."""
+    rows, cols = problem.shape
+    value = [[OPEN] * cols for _ in range(rows)]
+    if problem.fixed is not None:
+        value = problem.fixed.astype(int).tolist()
+    pair_of: dict[str, tuple[str, ...]] = {}
+    names = []
+    for step in trace:
+        legup = endoh1 = None
+        if step.rule == "subset" and step.derived and all(_is_clue(n) for n in step.sources):
+            pair_of[step.derived] = step.sources
+        mine = bool(step.values and step.values[0])
+        pair = None
+        if step.rule in ("all-empty", "all-mines"):
+            source = step.sources[0] if step.sources else ""
+            if _is_clue(source):
+                legup = "Finish With Mines" if mine else "Finish With Empty"
+                endoh1 = "rule 2" if mine else "rule 1"
+            elif source in pair_of:
+                pair = pair_of[source]
+        elif step.rule == "overlap" and all(_is_clue(n) for n in step.sources):
+            pair = step.sources
+        elif step.rule == "total":
+            legup = "Finish With Mines" if mine else "Finish With Empty"
+            endoh1 = "final rule"
+        elif step.rule == "case-split" and step.sources and _is_clue(step.sources[0]):
+            legup = "Satisfy Number"
+        elif step.rule == "contradiction" and step.kind and len(step.sources) == 1 and _is_clue(step.sources[0]):
+            legup = "Too Many Bombs" if step.kind == "too-many" else "Too Few Bombs"
+        if pair is not None:
+            legup = "Non Touching Shared Bomb" if mine else "Non Touching Shared Empty"
+            endoh1 = _endoh1_pair(problem, value, pair, step.cells, mine)
+        names.append({"legup": legup, "endoh1": endoh1})
+        for (r, c), v in zip(step.cells, step.values):
+            value[r][c] = v
+    return names
 
 
 class Contradiction(Exception):
@@ -211,9 +298,12 @@ class Trimmer:
     proof: write each step down (the trace `recon explain` prints). Without it the same rules
     fix the same cells in the same order, a little faster, and a contradiction says only that the
     clues clash. max_cells: elimination runs on connected groups of open cells up to this size.
+    cases: split cases (`rule_cases`) when every other rule stalls: a proof a person can follow
+    further, where the solvers would search instead.
     """
 
-    def __init__(self, problem: Problem, max_cells: int = ELIMINATION_MAX_CELLS, *, proof: bool = True):
+    def __init__(self, problem: Problem, max_cells: int = ELIMINATION_MAX_CELLS, *, proof: bool = True,
+                 cases: bool = False):
         """Every cell open but the fixed ones (substituted into the clues); a total number of
         mines is used by `rule_total` once the other rules stall."""
         rows, cols = problem.shape
@@ -230,6 +320,7 @@ class Trimmer:
                 substituted.add(cell_name(*rc))
         open_cells = range(rows * cols) if fixed is None else [x for x in range(rows * cols) if fixed[x] == OPEN]
         self._setup(problem.shape, open_cells, clues, max_cells, proof)
+        self.cases = cases
         self._substituted = substituted
         self.mines = problem.mines
         if fixed is not None:
@@ -248,6 +339,7 @@ class Trimmer:
         """
         trimmer = cls.__new__(cls)
         trimmer._setup(shape, open_cells, equations, max_cells, proof)
+        trimmer.cases = False
         trimmer.mines = None
         trimmer._substituted = set()
         return trimmer
@@ -287,6 +379,9 @@ class Trimmer:
         self._fixed: list[int] = []  # every cell fixed, in order
         self._reduced: _Reduced | None = None
         self._synced = 0  # how many of _fixed the reduced form has taken in
+        self._prefix = "e"  # derived equations are named e1, e2, ... (s1, ... inside a case split)
+        self._split_at: dict[int, int] = {}  # equation -> len(_fixed) when a case split on it last gave nothing
+        self.ways_left = CASE_BUDGET  # how many more ways case splits may follow
 
     # -- reading the state -----------------------------------------------------------------
     @property
@@ -336,12 +431,12 @@ class Trimmer:
         rc = tuple(divmod(c, self.cols) for c in cells)
         self.steps.append(Step(rule, rc, values, tuple(sources), text, derived))
 
-    def _clash(self, sources, text) -> Contradiction:
+    def _clash(self, sources, text, kind: str | None = None) -> Contradiction:
         """The contradiction to raise: with the proof, text() names what broke, and a derived
         equation is traced back to the clues it came from, so that the message stands alone."""
         if not self.proof:
             return Contradiction(Step("contradiction", (), (), (), "the clues contradict each other"))
-        return Contradiction(Step("contradiction", (), (), tuple(sources), text() + self._origin(sources)))
+        return Contradiction(Step("contradiction", (), (), tuple(sources), text() + self._origin(sources), kind=kind))
 
     def _origin(self, names) -> str:
         """' (e3 and e5 from clues r1c1, r1c2, r2c2)' when some of the named equations are
@@ -371,9 +466,9 @@ class Trimmer:
             return self._clash((name, oname), lambda: (
                 f"{name} and {oname} both speak of {self.names(cells)} but ask for {count} and {self._cnt[other]} mines"))
         if count < 0:
-            return self._clash((name,), lambda: f"{name} is exceeded: its cells already hold {-count} mine(s) too many")
+            return self._clash((name,), lambda: f"{name} is exceeded: its cells already hold {-count} mine(s) too many", "too-many")
         return self._clash((name,), lambda: (
-            f"{name} cannot be met: it needs {count} more mine(s) but only {len(cells)} cell(s) are open: {self.names(cells)}"))
+            f"{name} cannot be met: it needs {count} more mine(s) but only {len(cells)} cell(s) are open: {self.names(cells)}"), "too-few")
 
     # -- equations -------------------------------------------------------------------------
     def _add(self, ar: int, ac: int, mask: int, count: int, label: int) -> bool:
@@ -592,7 +687,7 @@ class Trimmer:
         if known is not None and self._cnt[known] == count:
             return  # an equation we have
         self._derived += 1
-        name = f"e{self._derived}"
+        name = f"{self._prefix}{self._derived}"
         label = len(self._names)
         self._names.append(name)
         if self.level < ADVANCED:
@@ -750,7 +845,8 @@ class Trimmer:
                     break
                 if deadline is not None and time.perf_counter() > deadline:
                     raise TimeUp
-                if not self.rule_total() and not self.rule_elimination(deadline):
+                if not (self.rule_total() or self.rule_count() or self.rule_elimination(deadline)
+                        or (self.cases and self.rule_cases(deadline))):
                     break
                 self.rule_basic(deadline)
             self.rule_total()  # with every cell fixed: the total must hold
@@ -782,6 +878,162 @@ class Trimmer:
             self._log("total", cells, v, ("the total",), text)
         for x in cells:
             self._fix(x, v)
+        return True
+
+    def rule_count(self) -> bool:
+        """mine-count, with the total: equations that share no cell hold the sum of their counts,
+        so the other open cells hold what the total leaves. Two packings are tried, one with
+        the most mines (the rest may then hold none) and one with the most empty cells (the rest
+        may then be all mines). Did it fix a cell?"""
+        if self.mines is None or not self.open:
+            return False
+        msk, cnt = self._msk, self._cnt
+        live = [e for e in range(len(msk)) if self._alive[e]]
+        if not live:
+            return False  # the total alone: rule_total
+        placed = sum(1 for v in self._value if v == 1)
+        left = self.mines - placed
+        seen: set[int] = set()
+        for e in live:
+            seen.update(self._cells(self._ar[e], self._ac[e], msk[e]))
+        for v in (0, 1):
+            # greedily, the equations with the most mines (v = 0) or the most empty cells first
+            order = sorted(live, key=(lambda e: (-cnt[e], _POP[msk[e]], e)) if v == 0
+                           else (lambda e: (cnt[e] - _POP[msk[e]], _POP[msk[e]], e)))
+            used: set[int] = set()
+            chosen: list[int] = []
+            held = 0
+            for e in order:
+                cells = self._cells(self._ar[e], self._ac[e], msk[e])
+                if used.isdisjoint(cells):
+                    used.update(cells)
+                    chosen.append(e)
+                    held += cnt[e]
+            rest = [x for x, value in enumerate(self._value) if value == OPEN and x not in used]
+            if not rest:
+                continue
+            names = tuple(self._names[self._label[e]] for e in chosen)
+            labels = [self._label_of(e) for e in sorted(chosen)]
+            unseen = sum(1 for x in rest if x not in seen)
+            packed = f"{labels[0]} holds {held}" if len(labels) == 1 else f"{_list(labels)} share no cell and hold {held}"
+            others = (f"the other {len(rest)} open cell(s) ("
+                      + (self.names(rest) if len(rest) <= 12 else f"{len(rest)} cells")
+                      + (f"; {unseen} seen by no number" if unseen else "") + ")")
+            start = f"the board holds {self.mines} mines and {placed} are placed, so {left} are left"
+            if not 0 <= left - held <= len(rest):
+                raise self._clash(("the total", *names), lambda: (
+                    f"{start}; {packed}, which leaves {left - held} for {others}"))
+            if left - held != (0 if v == 0 else len(rest)):
+                continue
+            if self.level < ADVANCED:
+                self.level = ADVANCED
+            if self.proof:
+                what = "none" if v == 0 else f"all {len(rest)}"
+                text = f"{start} for the {self.open} open cells; {packed}, so {others} hold {what} -> {_all(len(rest), v)}"
+                self._log("mine-count", rest, v, ("the total", *names), text)
+            for x in rest:
+                self._fix(x, v)
+            return True
+        return False
+
+    def rule_cases(self, deadline: float | None = None) -> bool:
+        """case-split: for one equation at a time, fewest ways first, follow every way to meet it
+        (the basic and pairwise rules on the equations around it); when the ways that do not end
+        in a contradiction fix a cell alike, fix it (and when none is left, the clues clash). An
+        equation that gave nothing is tried again only once a cell near it is fixed. Did it fix
+        a cell?"""
+        msk, cnt = self._msk, self._cnt
+        tries = sorted((ways, not _is_clue(self._names[self._label[e]]), e) for e in range(len(msk))
+                       if self._alive[e] and (ways := comb(_POP[msk[e]], cnt[e])) <= CASE_WAYS)
+        for ways, _, e in tries:
+            if ways > self.ways_left:
+                return False
+            if deadline is not None and time.perf_counter() > deadline:
+                self.timed_out = True
+                raise TimeUp
+            since = self._split_at.get(e)
+            if since is not None and not any(
+                    abs(x // self.cols - self._ar[e]) <= CASE_REACH + 2 and abs(x % self.cols - self._ac[e]) <= CASE_REACH + 2
+                    for x in self._fixed[since:]):
+                continue  # nothing near it changed since it gave nothing
+            self.ways_left -= ways
+            if self._split(e, proof=False) and (not self.proof or self._split(e, proof=True)):
+                return True
+            self._split_at[e] = len(self._fixed)
+        return False
+
+    def _split(self, e: int, proof: bool) -> bool:
+        """Split on equation e's ways (see rule_cases); did that fix a cell? Without the proof
+        it only tells, fixing nothing (unless every way fails: then it raises Contradiction)."""
+        ar, ac, cols = self._ar[e], self._ac[e], self.cols
+        cells = self._cells(ar, ac, self._msk[e])
+        around = []  # the live equations anchored near e, e first
+        for r in range(max(0, ar - CASE_REACH), min(self.rows, ar + CASE_REACH + 1)):
+            for c in range(max(0, ac - CASE_REACH), min(cols, ac + CASE_REACH + 1)):
+                around += [f for f in self._at[r * cols + c] or () if self._alive[f] and f != e]
+        equations = [(self._names[self._label[f]], self._cells(self._ar[f], self._ac[f], self._msk[f]), self._cnt[f])
+                     for f in [e, *sorted(around)]]
+        region = sorted({x for _, eq_cells, _ in equations for x in eq_cells})
+        cases, held = [], []
+        for way in combinations(cells, self._cnt[e]):
+            sub = Trimmer.on_cells((self.rows, cols), region, equations, proof=proof)
+            sub._prefix = "s"
+            mines = set(way)
+            record = {"mines": [self.name(x) for x in way], "empty": [self.name(x) for x in cells if x not in mines]}
+            try:
+                sub.load()
+                sub._loaded = 0  # its equations are this one's as they stand: say what is left of them
+                for x in cells:
+                    sub._fix(x, 1 if x in mines else 0)
+                sub.run_pairwise()
+            except Contradiction as stop:
+                sub.steps.append(stop.step)
+                record.update(outcome="fails", steps=[step.text for step in sub.steps])
+            else:
+                record.update(outcome="holds", steps=[step.text for step in sub.steps])
+                held.append(sub._value)
+            cases.append(record)
+        name = self._names[self._label[e]]
+        ways = f"{self._label_of(e)} = {self._cnt[e]} among {self.names(cells)} ({len(cases)} ways)"
+
+        def told(chains_held: bool) -> str:
+            parts = []
+            for case in cases:
+                mines = " ".join(case["mines"])
+                what = f"if {mines} {'is the mine' if len(case['mines']) == 1 else 'are the mines'}"
+                if case["outcome"] == "fails":
+                    parts.append(f"{what}: {'; '.join(case['steps'])}: impossible")
+                elif chains_held and case["steps"]:
+                    parts.append(f"{what}: {'; '.join(case['steps'])}: possible")
+                else:
+                    parts.append(f"{what}: possible")
+            return ". ".join(parts)
+
+        if not held:
+            if self.proof and not proof:
+                return True  # to be told with the proof
+            step = self._clash((name,), lambda: f"every way to meet {ways} fails. {told(False)}")
+            if self.proof:
+                step = Contradiction(Step("contradiction", (), (), (name,), step.step.text, cases=tuple(cases)))
+            raise step
+        # the split equation's own cells first: they need only the failed ways' chains; cells
+        # beyond it, fixed alike by every way left, need those ways' chains too
+        agreed = {x: held[0][x] for x in region if self._value[x] == OPEN and held[0][x] >= 0
+                  and all(values[x] == held[0][x] for values in held[1:])}
+        found = {x: v for x, v in agreed.items() if x in cells} or agreed
+        if not found or (self.proof and not proof):
+            return bool(found)
+        self.level = max(self.level, SEARCH)
+        if self.proof:
+            order = sorted(found)
+            shown = ", ".join(f"{self.name(x)} = {found[x]}" for x in order)
+            beyond = any(x not in cells for x in found)
+            kept = "the one way left" if len(held) == 1 else f"each of the {len(held)} ways left"
+            text = f"split {ways}. {told(beyond)}. So {kept} gives {shown}"
+            self.steps.append(Step("case-split", tuple(divmod(x, cols) for x in order), tuple(found[x] for x in order),
+                                   (name,), text, cases=tuple(cases)))
+        for x in sorted(found):
+            self._fix(x, found[x])
         return True
 
     def run_pairwise(self) -> None:
