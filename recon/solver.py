@@ -233,8 +233,8 @@ def solve(
         options: dict = {"limit": max_solutions + 1}
         if name == hybrid.NAME and compiled_trim:
             options["compiled_trim"] = True
-        if name == trim.NAME and case_split:
-            options["cases"] = True
+        if name == trim.NAME and case_split and not (lead is not None and lead.verdict is Verdict.MULTIPLE):
+            options["cases"] = True  # (with several solutions no split can finish the proof)
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
             options["search_cells"] = 0 if names[1] == sat.NAME else LEAD_SEARCH_CELLS

@@ -298,3 +298,19 @@ def test_legup_boards_are_unique_under_the_third_rule():
         numbers = cells > 0
         assert (neighbours(field)[numbers] == cells[numbers]).all()
         assert not (field & ~(status(numbers) > 0)).any()
+
+
+def test_explain_does_not_split_cases_once_two_solutions_are_known():
+    """With several solutions no split can finish the proof: solve(case_split=True) leaves them
+    out when the lead engine has found two, though trimming alone would split (in vain)."""
+    rng = np.random.default_rng(1)
+    split_alone = 0
+    for _ in range(6):
+        field = rng.random((12, 12)) < 0.4
+        problem = make_problem(status(field), rng.random((12, 12)) > 0.6)
+        alone = trim.solve(problem, cases=True)
+        split_alone += any(step.rule == "case-split" for step in alone.trace)
+        result = solve(problem, engine=["hybrid", "trim"], case_split=True)
+        assert result.verdict is Verdict.MULTIPLE
+        assert not any(step.rule == "case-split" for step in result.trace)
+    assert split_alone

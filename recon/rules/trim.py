@@ -76,14 +76,17 @@ RULE_LEVEL = {
 }
 #: Elimination runs on connected groups of open cells up to this size.
 ELIMINATION_MAX_CELLS = 3000
-#: A case split follows its ways on the equations anchored this many rows and columns around
-#: the one split: far enough for the chains a person follows, near enough to stay cheap.
-CASE_REACH = 3
-#: A case split takes equations with at most this many ways (a person splits on few), and one
-#: run of the rules follows at most CASE_BUDGET ways in all: on a puzzle with many solutions
-#: every split is in vain, and the budget keeps `recon explain` from spending seconds on it.
-CASE_WAYS = 10
+#: Case splits, in stages: (most ways, reach). A split follows its ways on the equations anchored
+#: up to `reach` rows and columns around the one split. The narrow stage is what a person does
+#: (few ways, short chains) and is tried first; the wide one only when it gives nothing, since a
+#: way there costs a trimmer over some 170 equations.
+CASE_STAGES = ((10, 3), (70, 6))
+#: One run follows at most CASE_BUDGET + CASE_BUDGET_PER_CELL * cells ways in all, and never more
+#: than CASE_BUDGET_MAX: a bound on what splits in vain cost (on a puzzle with several solutions
+#: every split is in vain). docs/performance.md has what a way costs.
 CASE_BUDGET = 2000
+CASE_BUDGET_PER_CELL = 8
+CASE_BUDGET_MAX = 8_000
 
 
 def overlap_rule(count_a: int, only_a: int, shared: int, count_b: int, only_b: int) -> tuple[int, int, int, int]:
@@ -380,8 +383,9 @@ class Trimmer:
         self._reduced: _Reduced | None = None
         self._synced = 0  # how many of _fixed the reduced form has taken in
         self._prefix = "e"  # derived equations are named e1, e2, ... (s1, ... inside a case split)
-        self._split_at: dict[int, int] = {}  # equation -> len(_fixed) when a case split on it last gave nothing
-        self.ways_left = CASE_BUDGET  # how many more ways case splits may follow
+        self._split_at: dict[tuple[int, int], int] = {}  # (stage, equation) -> len(_fixed) when its split last gave nothing
+        # the ways case splits may still follow
+        self.ways_left = min(CASE_BUDGET + CASE_BUDGET_PER_CELL * self.rows * self.cols, CASE_BUDGET_MAX)
 
     # -- reading the state -----------------------------------------------------------------
     @property
@@ -939,37 +943,39 @@ class Trimmer:
     def rule_cases(self, deadline: float | None = None) -> bool:
         """case-split: for one equation at a time, fewest ways first, follow every way to meet it
         (the basic and pairwise rules on the equations around it); when the ways that do not end
-        in a contradiction fix a cell alike, fix it (and when none is left, the clues clash). An
-        equation that gave nothing is tried again only once a cell near it is fixed. Did it fix
-        a cell?"""
-        msk, cnt = self._msk, self._cnt
-        tries = sorted((ways, not _is_clue(self._names[self._label[e]]), e) for e in range(len(msk))
-                       if self._alive[e] and (ways := comb(_POP[msk[e]], cnt[e])) <= CASE_WAYS)
-        for ways, _, e in tries:
-            if ways > self.ways_left:
-                return False
-            if deadline is not None and time.perf_counter() > deadline:
-                self.timed_out = True
-                raise TimeUp
-            since = self._split_at.get(e)
-            if since is not None and not any(
-                    abs(x // self.cols - self._ar[e]) <= CASE_REACH + 2 and abs(x % self.cols - self._ac[e]) <= CASE_REACH + 2
-                    for x in self._fixed[since:]):
-                continue  # nothing near it changed since it gave nothing
-            self.ways_left -= ways
-            if self._split(e, proof=False) and (not self.proof or self._split(e, proof=True)):
-                return True
-            self._split_at[e] = len(self._fixed)
+        in a contradiction fix a cell alike, fix it (and when none is left, the clues clash). The
+        stages of CASE_STAGES in turn, the next only when one gives nothing. An equation that gave
+        nothing is tried again only once a cell near it is fixed. Did it fix a cell?"""
+        msk, cnt, cols = self._msk, self._cnt, self.cols
+        for stage, (most, reach) in enumerate(CASE_STAGES):
+            tries = sorted((ways, not _is_clue(self._names[self._label[e]]), e) for e in range(len(msk))
+                           if self._alive[e] and (ways := comb(_POP[msk[e]], cnt[e])) <= most)
+            for ways, _, e in tries:
+                if ways > self.ways_left:
+                    return False
+                if deadline is not None and time.perf_counter() > deadline:
+                    self.timed_out = True
+                    raise TimeUp
+                since = self._split_at.get((stage, e))
+                if since is not None and not any(
+                        abs(x // cols - self._ar[e]) <= reach + 2 and abs(x % cols - self._ac[e]) <= reach + 2
+                        for x in self._fixed[since:]):
+                    continue  # nothing near it changed since it gave nothing
+                self.ways_left -= ways
+                if self._split(e, reach, proof=False) and (not self.proof or self._split(e, reach, proof=True)):
+                    return True
+                self._split_at[stage, e] = len(self._fixed)
         return False
 
-    def _split(self, e: int, proof: bool) -> bool:
-        """Split on equation e's ways (see rule_cases); did that fix a cell? Without the proof
-        it only tells, fixing nothing (unless every way fails: then it raises Contradiction)."""
+    def _split(self, e: int, reach: int, proof: bool) -> bool:
+        """Split on equation e's ways, following them on the equations anchored up to `reach`
+        rows and columns around it (see rule_cases); did that fix a cell? Without the proof it
+        only tells, fixing nothing (unless every way fails: then it raises Contradiction)."""
         ar, ac, cols = self._ar[e], self._ac[e], self.cols
         cells = self._cells(ar, ac, self._msk[e])
         around = []  # the live equations anchored near e, e first
-        for r in range(max(0, ar - CASE_REACH), min(self.rows, ar + CASE_REACH + 1)):
-            for c in range(max(0, ac - CASE_REACH), min(cols, ac + CASE_REACH + 1)):
+        for r in range(max(0, ar - reach), min(self.rows, ar + reach + 1)):
+            for c in range(max(0, ac - reach), min(cols, ac + reach + 1)):
                 around += [f for f in self._at[r * cols + c] or () if self._alive[f] and f != e]
         equations = [(self._names[self._label[f]], self._cells(self._ar[f], self._ac[f], self._msk[f]), self._cnt[f])
                      for f in [e, *sorted(around)]]

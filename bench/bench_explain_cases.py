@@ -1,0 +1,60 @@
+"""Benchmark: what case splits cost `recon explain` (trim.solve with cases=True against without,
+in one run). Two kinds of input per size:
+
+- "ambiguous": a random partial status (P = 40 %, 60 % of the clues hidden), with many solutions,
+  where every split is in vain: the cost the split budget bounds;
+- "search": a minimal search-grade puzzle (`generate --puzzle --difficulty search`), where the
+  splits finish the proof.
+
+    python bench/bench_explain_cases.py --seeds 3
+
+Medians over seeds, in process; "finished" counts the inputs whose proof fixed every cell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from recon.engines import trim
+from recon.generation import generate_puzzle
+from recon.model import make_problem, status
+from recon.result import Verdict
+
+
+def timed(problem, cases: bool):
+    start = time.perf_counter()
+    result = trim.solve(problem, cases=cases)
+    return time.perf_counter() - start, result.verdict is Verdict.UNIQUE
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--sizes", default="10,20,30,50")
+    args = parser.parse_args()
+    print("| size | input | without splits | with splits | ratio | finished without / with |")
+    print("|---|---|---|---|---|---|")
+    for n in (int(s) for s in args.sizes.split(",")):
+        for kind in ("ambiguous", "search"):
+            rows = []
+            for seed in range(args.seeds):
+                rng = np.random.default_rng(seed)
+                if kind == "ambiguous":
+                    field = rng.random((n, n)) < 0.4
+                    problem = make_problem(status(field), rng.random((n, n)) > 0.6)
+                else:
+                    puzzle = generate_puzzle(n, n, 40, rng, difficulty="search")
+                    problem = make_problem(puzzle.clues, puzzle.known)
+                rows.append((timed(problem, False), timed(problem, True)))
+            before = statistics.median(r[0][0] for r in rows)
+            after = statistics.median(r[1][0] for r in rows)
+            done = f"{sum(r[0][1] for r in rows)} / {sum(r[1][1] for r in rows)} of {len(rows)}"
+            print(f"| {n}x{n} | {kind} | {before:.3f} s | {after:.3f} s | {after / before:.1f} | {done} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
