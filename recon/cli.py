@@ -16,7 +16,8 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
-from .io.classic import board_problem, is_endoh1, is_legup_minesweeper, parse_board, parse_endoh1, parse_legup_minesweeper
+from .io.classic import (CLASSIC_FORMATS, board_problem, format_board, format_endoh1, format_mines_id, is_endoh1,
+                         is_legup_minesweeper, parse_board, parse_endoh1, parse_legup_minesweeper)
 from .io.files import check_writable_path, write_text_atomically
 from .io.text import FormatError, format_field, format_fields, parse_field
 from .count import COUNT_SECONDS
@@ -262,13 +263,15 @@ def build_parser() -> argparse.ArgumentParser:
         "generate",
         help="draw a random field and print its status",
         description="Draw a ROWS x COLS field in which every cell is a mine with probability P percent, "
-        "and print its status. The first line is a comment with the seed that reproduces it.",
+        "and print its status. The first line is a comment with the seed that reproduces it. With --classic, "
+        "a classic Minesweeper board instead: the board after a safe first click.",
         epilog=EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     g.add_argument("rows", metavar="ROWS", type=_whole("ROWS", 1), help="number of rows, >= 1")
     g.add_argument("cols", metavar="COLS", type=_whole("COLS", 1), help="number of columns, >= 1")
-    g.add_argument("p", metavar="P", type=_percent, help="mine probability in percent, 0..100")
+    g.add_argument("p", metavar="P", type=_percent, nargs="?", help="mine probability in percent, 0..100 (with "
+                   "--classic and --mines: not needed)")
     g.add_argument("--seed", metavar="N", type=_whole("N", 0), help="random seed (default: fresh, printed in the header)")
     g.add_argument("--field", metavar="FILE", help="also write the planted field to FILE")
     g.add_argument("--out", metavar="FILE", help="write the status to FILE (atomically) instead of stdout")
@@ -278,7 +281,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "advanced the pairwise ones too, elimination exact elimination too, search a complete search")
     g.add_argument("--clues", metavar="minimal|N|FRACTION", default="minimal",
                    help="with --puzzle: remove clues until none can go (minimal), or stop at N clues or that fraction")
-    g.add_argument("--format", choices=FORMATS, default="status", help="output format (default: status)")
+    g.add_argument("--format", choices=FORMATS + CLASSIC_FORMATS, default=None,
+                   help="output format (default: status; with --classic: board). With --classic: board (the board after "
+                   "the first click), field, mines (Tatham's Mines game ID) or endoh1 (an IOCCC 2020 endoh1 map)")
+    g.add_argument("--classic", action="store_true", help="a classic Minesweeper board: N mines (or P %%), the first click safe")
+    g.add_argument("--mines", metavar="N", type=_whole("N", 0), help="with --classic: exactly N mines")
+    g.add_argument("--first", metavar="R,C", type=_cell_arg, help="with --classic: the first click, 1-based (default: the centre)")
+    g.add_argument("--first-click", choices=("zero", "safe"), default="zero",
+                   help="with --classic: the first click opens a region (zero, the default) or is only safe")
+    g.add_argument("--no-guess", action="store_true",
+                   help="with --classic: a board the rules finish from the first click without a guess (Tatham's method)")
     g.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="with --puzzle: say on stderr, every second, where the removal of clues is "
                    "(default: when stderr is a terminal)")
@@ -286,6 +298,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --puzzle: give up (exit 4) when no puzzle is made within SECONDS")
     _max_cells_option(g)
     return parser
+
+
+def _cell_arg(text: str) -> tuple[int, int]:
+    """'R,C', 1-based, as a 0-based (row, col)."""
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 9 for p in parts):
+        raise argparse.ArgumentTypeError(f"expected R,C (1-based row and column), got {text!r}")
+    r, c = (int(p) for p in parts)
+    if r < 1 or c < 1:
+        raise argparse.ArgumentTypeError(f"expected R,C counted from 1, got {text!r}")
+    return r - 1, c - 1
 
 
 # ----------------------------------------------------------------------------- files
@@ -782,6 +805,16 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     """Draw a random field and print its status."""
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
     rng = np.random.default_rng(seed)
+    if args.classic:
+        return _generate_classic(args, seed, rng, stdout, stderr)
+    if args.p is None:
+        raise UsageError("P, the mine probability in percent, is needed (only --classic --mines N does without it)")
+    for flag in ("mines", "first", "no_guess"):
+        if getattr(args, flag):
+            raise UsageError(f"--{flag.replace('_', '-')} is an option of --classic boards")
+    args.format = args.format or "status"
+    if args.format in CLASSIC_FORMATS:
+        raise UsageError(f"--format {args.format} is a format of --classic boards")
     command = f"recon generate {args.rows} {args.cols} {args.p:g} --seed {seed}"
     try:  # before the work: a large puzzle takes minutes, and --field would be written for nothing
         check_size(args.rows, args.cols, args.max_cells, "the field asked for")
@@ -836,6 +869,67 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     text = write_puzzle(clues, known, args.format)  # the format was checked for this shape above
     emit((header if args.format == "status" else "") + text, args.out, stdout)
     _warn_mosaic(args.format, clues.shape, stderr)
+    return EXIT_UNIQUE
+
+
+def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Generator, stdout: TextIO, stderr: TextIO) -> int:
+    """generate --classic: a board after a safe first click (no-guess if asked), in a classic format."""
+    from .generation import GenerationFailed, GenerationTimeout
+    from .generation.classic import NoBoard, check_request, draw_field, no_guess_field
+    from .rules.sweeper import Sweeper
+
+    fmt = args.format or "board"
+    if fmt not in CLASSIC_FORMATS:
+        raise UsageError(f"--format {fmt} is not a classic format: use board, field, mines or endoh1")
+    if args.puzzle:
+        raise UsageError("--puzzle makes Fill-a-Pix puzzles; a --classic board is made with --no-guess")
+    rows, cols = args.rows, args.cols
+    first = args.first if args.first is not None else (rows // 2, cols // 2)
+    zero = args.first_click == "zero"
+    try:
+        check_size(rows, cols, args.max_cells, "the board asked for")
+        if args.mines is not None:
+            mines = args.mines
+        elif args.p is not None:
+            mines = round(args.p / 100 * rows * cols)
+        else:
+            raise ValueError("give --mines N or a mine probability P")
+        check_request(rows, cols, mines, first, zero, args.max_cells)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    command = (f"recon generate {rows} {cols} --classic --mines {mines} --first {first[0] + 1},{first[1] + 1} "
+               f"--first-click {args.first_click}{' --no-guess' if args.no_guess else ''} --seed {seed}")
+    start = time.perf_counter()
+    if args.no_guess:
+        try:
+            field, stats = no_guess_field(rows, cols, mines, rng, first, zero, time_limit=_time_left(args))
+        except NoBoard as err:
+            raise UsageError(str(err)) from None
+        except GenerationTimeout:
+            stderr.write(f"recon: no no-guess board within the time limit of {args.time_limit:g} s\n")
+            return EXIT_UNDECIDED
+        except GenerationFailed as err:
+            stderr.write(f"recon: {err}\n")
+            return EXIT_UNDECIDED
+        stderr.write(f"no-guess board {rows}x{cols}, {mines} mines: {stats['fields']} field(s) drawn, "
+                     f"{stats['perturbations']} perturbation(s) in {stats['runs']} run(s), the last without a guess; "
+                     f"{time.perf_counter() - start:.2f} s\n")
+    else:
+        field = draw_field(rows, cols, mines, rng, first, zero)
+    header = f"# {command}\n# first click: r{first[0] + 1}c{first[1] + 1}\n# mines: {mines}\n"
+    if args.field:
+        write_atomically(args.field, header + format_field(field))
+    if fmt == "board":
+        sweeper = Sweeper(field)
+        sweeper.open(*first)  # what the first click shows: the cell, and the region a zero opens
+        text = header + format_board(sweeper.board_cells())
+    elif fmt == "field":
+        text = header + format_field(field)
+    elif fmt == "mines":
+        text = format_mines_id(field, first)
+    else:
+        text = format_endoh1(field)
+    emit(text, args.out, stdout)
     return EXIT_UNIQUE
 
 

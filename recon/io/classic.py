@@ -205,3 +205,60 @@ def parse_endoh1(data: bytes | str, path: str = "<string>", max_cells: int = MAX
     if mines > width * height:
         raise FormatError(path, tokens[2][1], tokens[2][2], f"expected at most {width * height} mines, got {mines}")
     return (values < mines).reshape(height, width), mines
+
+
+CLASSIC_FORMATS = ("board", "field", "mines", "endoh1")
+
+
+def format_board(cells: np.ndarray) -> str:
+    """Board text (numbers, '?' covered, '*' a flag), one row per line."""
+    chars = {COVERED: "?", FLAG: "*", SAFE: "?"}
+    return "".join("".join(chars.get(int(v), str(int(v))) for v in row) + "\n" for row in cells)
+
+
+def format_mines_id(field: np.ndarray, first: tuple[int, int]) -> str:
+    """Simon Tatham's Mines game ID: 'WxHnN:x,y,u' then the mines as a hex bitmap, row by row,
+    the first cell in the high bit (his describe_layout, unobfuscated 'u'); x, y the first click,
+    0-based, column first. His Mines opens that cell first."""
+    rows, cols = field.shape
+    bits = np.asarray(field, dtype=bool).ravel()
+    padded = np.zeros(-(-bits.size // 4) * 4, dtype=bool)
+    padded[: bits.size] = bits
+    nibbles = padded.reshape(-1, 4) @ np.array([8, 4, 2, 1])
+    r, c = first
+    return f"{cols}x{rows}n{int(bits.sum())}:{c},{r},u" + "".join("0123456789abcdef"[int(v)] for v in nibbles) + "\n"
+
+
+def format_endoh1(field: np.ndarray) -> str:
+    """An IOCCC 2020 endoh1 map of the field: 'W H C', then a priority per cell row by row (the
+    mines get 0..C-1 in reading order, the other cells C.. after them)."""
+    rows, cols = field.shape
+    flat = np.asarray(field, dtype=bool).ravel()
+    order = np.empty(flat.size, dtype=np.int64)
+    mines = np.flatnonzero(flat)
+    order[mines] = np.arange(len(mines))
+    order[np.flatnonzero(~flat)] = np.arange(len(mines), flat.size)
+    lines = [f"{cols} {rows} {len(mines)}"]
+    lines += [" ".join(str(v) for v in order[r * cols : (r + 1) * cols]) for r in range(rows)]
+    return "\n".join(lines) + "\n"
+
+
+def parse_mines_id(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, tuple[int, int]]:
+    """Read a Tatham Mines game ID with an unobfuscated layout ('WxHnN:x,y,u<hex>'): (field, first
+    click). FormatError for anything else (an obfuscated 'm' layout included)."""
+    m = re.fullmatch(r"\s*(\d{1,9})x(\d{1,9})n(\d{1,9})a?:(\d{1,9}),(\d{1,9}),u([0-9a-fA-F]*)\s*", text)
+    if not m:
+        raise FormatError(path, 1, 1, "expected a Tatham Mines game ID 'WxHnN:x,y,u<hex>' (an unobfuscated layout)")
+    cols, rows, n, x, y = (int(m.group(i)) for i in range(1, 6))
+    try:
+        check_size(rows, cols, max_cells, "the Mines board")
+    except ValueError as err:
+        raise FormatError(path, 1, 1, str(err)) from None
+    hexes = m.group(6)
+    if len(hexes) != -(-rows * cols // 4):
+        raise FormatError(path, 1, m.start(6) + 1, f"expected {-(-rows * cols // 4)} hex digits for {cols}x{rows} cells, got {len(hexes)}")
+    bits = np.array([int(h, 16) >> k & 1 for h in hexes for k in (3, 2, 1, 0)], dtype=bool)[: rows * cols]
+    field = bits.reshape(rows, cols)
+    if int(field.sum()) != n or not (0 <= y < rows and 0 <= x < cols):
+        raise FormatError(path, 1, 1, f"the layout holds {int(field.sum())} mines and the ID says {n}, first click ({x},{y})")
+    return field, (y, x)

@@ -916,22 +916,25 @@ class Trimmer:
             rest = [x for x, value in enumerate(self._value) if value == OPEN and x not in used]
             if not rest:
                 continue
-            names = tuple(self._names[self._label[e]] for e in chosen)
-            labels = [self._label_of(e) for e in sorted(chosen)]
-            unseen = sum(1 for x in rest if x not in seen)
-            packed = f"{labels[0]} holds {held}" if len(labels) == 1 else f"{_list(labels)} share no cell and hold {held}"
-            others = (f"the other {len(rest)} open cell(s) ("
-                      + (self.names(rest) if len(rest) <= 12 else f"{len(rest)} cells")
-                      + (f"; {unseen} seen by no number" if unseen else "") + ")")
-            start = f"the board holds {self.mines} mines and {placed} are placed, so {left} are left"
+            names = tuple(self._names[self._label[e]] for e in chosen) if self.proof else ()
+
+            def told() -> tuple[str, str, str]:  # the proof's words: only on the rare events
+                labels = [self._label_of(e) for e in sorted(chosen)]
+                unseen = sum(1 for x in rest if x not in seen)
+                packed = f"{labels[0]} holds {held}" if len(labels) == 1 else f"{_list(labels)} share no cell and hold {held}"
+                others = (f"the other {len(rest)} open cell(s) ("
+                          + (self.names(rest) if len(rest) <= 12 else f"{len(rest)} cells")
+                          + (f"; {unseen} seen by no number" if unseen else "") + ")")
+                return f"the board holds {self.mines} mines and {placed} are placed, so {left} are left", packed, others
+
             if not 0 <= left - held <= len(rest):
-                raise self._clash(("the total", *names), lambda: (
-                    f"{start}; {packed}, which leaves {left - held} for {others}"))
+                raise self._clash(("the total", *names), lambda: "{0}; {1}, which leaves {3} for {2}".format(*told(), left - held))
             if left - held != (0 if v == 0 else len(rest)):
                 continue
             if self.level < ADVANCED:
                 self.level = ADVANCED
             if self.proof:
+                start, packed, others = told()
                 what = "none" if v == 0 else f"all {len(rest)}"
                 text = f"{start} for the {self.open} open cells; {packed}, so {others} hold {what} -> {_all(len(rest), v)}"
                 self._log("mine-count", rest, v, ("the total", *names), text)

@@ -1,0 +1,178 @@
+"""Classic Minesweeper boards: a field with a safe first click, and no-guess boards made Tatham's way.
+
+A no-guess board is one the player of `recon.rules.sweeper` finishes from the first click without
+a guess. Made as Simon Tatham's Mines makes them: the player plays the drawn field; when it is
+stuck, a perturber moves mines so that a deduction becomes possible (it clears, or fills, the
+covered cells around one number on the frontier, moving mines to or from covered cells that no
+opened number sees, so that only that number's neighbours change), and play goes on. A run that
+needed a perturbation proves nothing about the final field, so play starts again from the first
+click, until one run finishes with none: that run is the certificate.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from ..model import OPEN, check_size, window_cells
+from ..rules.sweeper import Sweeper
+from .options import GenerationFailed, GenerationTimeout
+
+#: With at most this many fields in all, no-guess generation tries every one of them.
+EVERY_FIELD = 10_000
+
+
+class NoBoard(ValueError):
+    """No board of the kind asked for can be finished without a guess (every field was tried)."""
+
+
+#: A run that needs more perturbations than the one before it, this many times in a row, makes
+#: the generator draw a new field (Tatham gives up on a field whose runs stop getting shorter).
+PATIENCE = 4
+
+
+def first_click_cells(shape: tuple[int, int], first: tuple[int, int], zero: bool) -> list[tuple[int, int]]:
+    """The cells kept free of mines by the first click: its window (a zero: it opens a region),
+    or the cell alone."""
+    return window_cells(shape, *first) if zero else [first]
+
+
+def check_request(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bool, max_cells: int) -> None:
+    """ValueError, in words, for a board that cannot be made: a first click outside it, or more
+    mines than the cells the first click leaves."""
+    check_size(rows, cols, max_cells, "the board")
+    r, c = first
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise ValueError(f"the first click r{r + 1}c{c + 1} is outside the {rows}x{cols} board")
+    free = rows * cols - len(first_click_cells((rows, cols), first, zero))
+    if not 0 <= mines <= free:
+        keep = "its 3x3 window" if zero else "its cell"
+        raise ValueError(f"{mines} mines do not fit: the first click keeps {keep} free, which leaves {free} cells")
+
+
+def draw_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
+               zero: bool = True) -> np.ndarray:
+    """A field of exactly `mines` mines, none where the first click must be free."""
+    keep = np.zeros(rows * cols, dtype=bool)
+    for r, c in first_click_cells((rows, cols), first, zero):
+        keep[r * cols + c] = True
+    places = np.flatnonzero(~keep)
+    field = np.zeros(rows * cols, dtype=bool)
+    field[rng.choice(places, size=mines, replace=False)] = True
+    return field.reshape(rows, cols)
+
+
+def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.Generator | None = None,
+         deadline: float | None = None) -> tuple[Sweeper, int]:
+    """The player's run from the first click; with rng, the perturber moves mines whenever it is
+    stuck (changing `field` in place). Returns the player and the number of perturbations (a run
+    without rng stops where it is stuck)."""
+    sweeper = Sweeper(field, mines)
+    sweeper.open(*first)
+    sweeper.advance()
+    perturbed = 0
+    while not sweeper.won and rng is not None:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise GenerationTimeout("the time limit was reached while making a no-guess board")
+        if not perturb(sweeper, rng):
+            break
+        perturbed += 1
+        sweeper.rebuild()
+        sweeper.advance()
+    return sweeper, perturbed
+
+
+def _near(mask: np.ndarray) -> np.ndarray:
+    """The cells whose 3x3 window meets the mask."""
+    rows, cols = mask.shape
+    padded = np.pad(mask, 1)
+    near = np.zeros(mask.shape, dtype=bool)
+    for dr in range(3):
+        for dc in range(3):
+            near |= padded[dr : dr + rows, dc : dc + cols]
+    return near
+
+
+def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
+    """Move mines so that the stuck player can go on (see the module's notes); False when no
+    move can help."""
+    field = sweeper.field
+    rows, cols = field.shape
+    undecided = sweeper.known() == OPEN
+    frontier = sweeper.frontier()
+    if frontier.any():
+        # a number on the frontier, at random: its undecided neighbours become all empty or all mines
+        numbers = np.argwhere(sweeper.opened & _near(frontier))
+        r, c = numbers[rng.integers(len(numbers))]
+        spot = np.zeros(field.shape, dtype=bool)
+        spot[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
+        spot &= undecided
+        far = undecided & ~frontier  # moving a mine there changes no number the player has seen
+        held, size = int(field[spot].sum()), int(spot.sum())
+        room, spare = far & ~field, far & field
+        if room.sum() < held and spare.sum() < size - held:  # too few far cells: the rest of the frontier too
+            room, spare = room | (frontier & ~spot & ~field), spare | (frontier & ~spot & field)
+        if room.sum() >= held and (held <= size - held or spare.sum() < size - held):
+            field[spot & field] = False
+            field.flat[rng.choice(np.flatnonzero(room), size=held, replace=False)] = True
+        elif spare.sum() >= size - held:
+            field.flat[rng.choice(np.flatnonzero(spare), size=size - held, replace=False)] = False
+            field[spot] = True
+        else:
+            return False
+        return True
+    if not undecided.any():
+        return False
+    # covered cells that no opened number sees, walled in by known mines: free one of those mines
+    walls = np.flatnonzero(sweeper.flagged & _near(undecided))
+    place = np.flatnonzero(undecided & ~field)
+    if not len(walls) or not len(place):
+        return False
+    wall, q = walls[rng.integers(len(walls))], place[rng.integers(len(place))]
+    field.flat[wall], field.flat[q] = False, True
+    sweeper.flagged.flat[wall] = False  # no longer known: the player must find it again
+    return True
+
+
+def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
+                   zero: bool = True, time_limit: float | None = None) -> tuple[np.ndarray, dict]:
+    """A field the player finishes from `first` without a guess, and how it was made ("fields"
+    drawn, "runs", "perturbations"). GenerationFailed when no field could be made; GenerationTimeout
+    past the time limit."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    stats = {"fields": 0, "runs": 0, "perturbations": 0}
+    keep = first_click_cells((rows, cols), first, zero)
+    free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
+    if comb(len(free), mines) <= EVERY_FIELD:
+        # few fields in all: try each (in a seeded order), so that none winning proves none exists
+        ways = list(combinations(range(len(free)), mines))
+        for i in rng.permutation(len(ways)):
+            field = np.zeros((rows, cols), dtype=bool)
+            for k in ways[i]:
+                field[free[k]] = True
+            stats["fields"] += 1
+            stats["runs"] += 1
+            if play(field, mines, first)[0].won:
+                return field, stats
+        raise NoBoard(f"no {rows}x{cols} board with {mines} mines can be finished without a guess from "
+                      f"r{first[0] + 1}c{first[1] + 1}: each of the {len(ways)} possible fields needs one")
+    for _ in range(1000):
+        field = draw_field(rows, cols, mines, rng, first, zero)
+        stats["fields"] += 1
+        before, worse = None, 0
+        while True:
+            sweeper, perturbed = play(field, mines, first, rng, deadline)
+            stats["runs"] += 1
+            stats["perturbations"] += perturbed
+            if not sweeper.won:
+                break  # the perturber found no move: a new field
+            if perturbed == 0:
+                return field, stats
+            worse = worse + 1 if before is not None and perturbed >= before else 0
+            if worse >= PATIENCE:
+                break
+            before = perturbed
+    raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mines was found")

@@ -1,0 +1,200 @@
+"""What a Minesweeper player knows, move by move: the trimming rules run on the numbers opened so far.
+
+A `Sweeper` holds a game in progress: the field's numbers (hidden from the rules), the cells
+opened, the mines known. Opening a cell shows its number, which is one more equation on its
+covered neighbours (`Trimmer` takes it incrementally: an opened cell is empty, so its classic
+number is its 3x3 count). `advance()` applies the rules, opens every cell they prove safe (a zero
+opens its neighbours that way, as the game does) and marks every cell they prove a mine, until
+nothing follows. It never guesses: what is left covered is what the rules cannot decide.
+
+The total number of mines joins once few cells are left covered (`total_cells`): the rules `total`
+and `mine-count` and elimination's total row, as endoh1's final rule does at the end of a game;
+sooner, the total row would tie every covered cell into one group for elimination.
+
+The generator (`recon.generation.classic`), the autoplayer and `recon play` all ask this one
+player: a board certified no-guess is one this player finishes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..model import OPEN, window_cells
+from .trim import Contradiction, Trimmer
+
+#: The total joins the rules once at most this many cells are left covered.
+TOTAL_CELLS = 400
+
+
+def numbers_of(field: np.ndarray) -> np.ndarray:
+    """Each cell's classic number: the mines among its 8 neighbours (int8)."""
+    f = np.asarray(field, dtype=np.int16)
+    padded = np.pad(f, 1)
+    rows, cols = f.shape
+    around = sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
+    return (around - f).astype(np.int8)
+
+
+class Sweeper:
+    """A game as the player sees it; the rules decide what follows from what is open.
+
+    field: the mines (bool, hidden from the rules: only opened cells' numbers are read).
+    mines: the total the player is told (None: not told). elimination: run exact elimination
+    when the single and pairwise rules stall (True for a full player, as the generator uses)."""
+
+    def __init__(self, field: np.ndarray, mines: int | None = None, *, elimination: bool = True,
+                 total_cells: int = TOTAL_CELLS):
+        self.field = np.asarray(field, dtype=bool)
+        self.rows, self.cols = self.field.shape
+        self.numbers = numbers_of(self.field).ravel().tolist()
+        self.mines = mines
+        self.elimination = elimination
+        self.total_cells = total_cells
+        self.opened = np.zeros(self.field.shape, dtype=bool)
+        self.flagged = np.zeros(self.field.shape, dtype=bool)  # mines the rules proved
+        self.exploded = False
+        self.rebuild()
+
+    # -- the knowledge -------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        """Build the rules' state from what is open and flagged now (after the field changed under
+        covered cells: the numbers shown are read again)."""
+        self.numbers = numbers_of(self.field).ravel().tolist()
+        cols = self.cols
+        opened, flagged = self.opened.ravel(), self.flagged.ravel()
+        covered = [x for x in range(self.rows * cols) if not opened[x] and not flagged[x]]
+        self._trimmer = Trimmer.on_cells((self.rows, cols), covered, [], proof=False)
+        self._trimmer._names.append("a number")  # label 0, every equation's (read only for the proof)
+        value = self._trimmer._value
+        for x in np.flatnonzero(flagged):
+            value[x] = 1
+        self._seen = len(self._trimmer._fixed)
+        self._windows = {}
+        # only the opened cells that still touch a covered cell say anything new
+        undecided = ~(self.opened | self.flagged)
+        padded = np.pad(undecided, 1)
+        near = np.zeros(undecided.shape, dtype=bool)
+        for dr in range(3):
+            for dc in range(3):
+                near |= padded[dr : dr + self.rows, dc : dc + self.cols]
+        for x in np.flatnonzero(self.opened & near):
+            self._tell(int(x))
+
+    def _window(self, x: int) -> list[int]:
+        w = self._windows.get(x)
+        if w is None:
+            r, c = divmod(x, self.cols)
+            w = self._windows[x] = [rr * self.cols + cc for rr, cc in window_cells((self.rows, self.cols), r, c)]
+        return w
+
+    def _tell(self, x: int) -> None:
+        """Cell x is open: its number becomes an equation on its covered neighbours."""
+        value = self._trimmer._value
+        cells = [y for y in self._window(x) if value[y] == OPEN]
+        if cells:
+            count = self.numbers[x] - sum(1 for y in self._window(x) if value[y] == 1)
+            self._trimmer._add_cells(cells, count, 0)
+            self._trimmer._reduced = None  # elimination starts again with the new equation
+
+    @property
+    def covered(self) -> int:
+        """Cells neither opened nor known to be mines."""
+        return self._trimmer.open
+
+    @property
+    def won(self) -> bool:
+        """Is every safe cell open?"""
+        return not self.exploded and int(self.opened.sum()) == self.field.size - int(self.field.sum())
+
+    def known(self) -> np.ndarray:
+        """Each cell: 0 known safe (opened), 1 known mine, OPEN undecided (int8, the board's shape)."""
+        return self._trimmer.value.reshape(self.rows, self.cols)
+
+    # -- moves ---------------------------------------------------------------------------------
+    def open(self, r: int, c: int) -> bool:
+        """The player opens (r, c), a guess or a known safe cell; False if it was a mine. As in
+        the game, a zero opens its neighbours, and theirs, to the numbers around the region."""
+        x = r * self.cols + c
+        if self.opened.flat[x]:
+            return True
+        if self.field.flat[x]:
+            self.exploded = True
+            return False
+        todo = [x]
+        while todo:
+            y = todo.pop()
+            if self.opened.flat[y]:
+                continue
+            self._open_safe(y)
+            if self.numbers[y] == 0:
+                todo += [z for z in self._window(y) if not self.opened.flat[z]]
+        return True
+
+    def _open_safe(self, x: int) -> None:
+        self.opened.flat[x] = True
+        trimmer = self._trimmer
+        if trimmer._value[x] == OPEN:
+            trimmer._fix(x, 0)
+        self._tell(x)
+
+    def advance(self) -> bool:
+        """Apply the rules and act on them (open the safe cells, flag the mines) until nothing
+        more follows; did anything change?"""
+        trimmer = self._trimmer
+        changed = False
+        while True:
+            try:
+                trimmer.rule_basic()
+                trimmer.rule_pairwise()
+            except Contradiction as err:  # the field is the truth: the rules cannot contradict it
+                raise AssertionError(f"the player's rules contradict the field: {err}") from None
+            if self._act():
+                changed = True
+                continue
+            if not trimmer.open:
+                break
+            told = self.mines if self.mines is not None and trimmer.open <= self.total_cells else None
+            if told != trimmer.mines:
+                trimmer.mines, trimmer._reduced = told, None  # elimination's rows gain the total
+            if trimmer.rule_total() or trimmer.rule_count() or (self.elimination and trimmer.rule_elimination()):
+                self._act()
+                changed = True
+                continue
+            break
+        return changed
+
+    def _act(self) -> bool:
+        """Open the cells the rules proved safe, flag those proved mines, since last time."""
+        trimmer = self._trimmer
+        fixed = trimmer._fixed
+        acted = False
+        while self._seen < len(fixed):
+            x = fixed[self._seen]
+            self._seen += 1
+            if trimmer._value[x] == 1:
+                self.flagged.flat[x] = True
+            elif not self.opened.flat[x]:
+                self.opened.flat[x] = True
+                self._tell(x)
+            acted = True
+        return acted
+
+    def frontier(self) -> np.ndarray:
+        """Covered undecided cells next to an opened cell (bool, the board's shape)."""
+        undecided = self.known() == OPEN
+        near = np.zeros(self.field.shape, dtype=bool)
+        o = self.opened
+        padded = np.pad(o, 1)
+        for dr in range(3):
+            for dc in range(3):
+                near |= padded[dr : dr + self.rows, dc : dc + self.cols]
+        return undecided & near
+
+    def board_cells(self) -> np.ndarray:
+        """The board as the player sees it, in recon.io.classic's codes: numbers where opened, -2
+        (a flag) where a mine is known, -1 covered."""
+        cells = np.full(self.field.shape, -1, dtype=np.int8)
+        cells[self.flagged] = -2
+        numbers = np.array(self.numbers, dtype=np.int8).reshape(self.field.shape)
+        cells[self.opened] = numbers[self.opened]
+        return cells

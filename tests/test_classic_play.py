@@ -1,0 +1,131 @@
+"""Classic play: boards with a safe first click, no-guess boards (checked by a player that knows
+the exact probabilities, independent of the rules that made them), their formats, and the
+player's rules (`recon.rules.sweeper`) against the field."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from recon.count import count_solutions
+from recon.generation.classic import NoBoard, check_request, draw_field, no_guess_field, play
+from recon.io.classic import board_problem, format_endoh1, format_mines_id, parse_board, parse_endoh1, parse_mines_id
+from recon.rules.sweeper import Sweeper, numbers_of
+from test_classic import neighbours, run
+
+
+def exact_player_wins(field: np.ndarray, first: tuple[int, int]) -> bool:
+    """Play by exact probabilities with the total (recon.count), opening every cell that is safe in
+    every field the board allows and never guessing: does that open every safe cell?"""
+    mines = int(field.sum())
+    sweeper = Sweeper(field, mines)  # only its game mechanics: open() and the board shown
+    sweeper.open(*first)
+    while not sweeper.won:
+        cells = sweeper.board_cells()
+        cells[cells == -2] = -1  # the rules' flags are not used: the oracle sees numbers only
+        counted = count_solutions(board_problem(cells, mines), probabilities=True)
+        assert counted.exact
+        safe = [(r, c) for r in range(field.shape[0]) for c in range(field.shape[1])
+                if cells[r, c] == -1 and counted.probabilities[r][c] == 0]
+        if not safe:
+            return False
+        for r, c in safe:
+            assert sweeper.open(r, c)
+    return True
+
+
+@pytest.mark.parametrize("rows, cols, mines", [(9, 9, 10), (8, 8, 14), (1, 14, 3), (14, 1, 3), (2, 12, 4), (3, 10, 8)])
+def test_no_guess_boards_are_won_without_a_guess(rows, cols, mines):
+    for seed in range(4):
+        first = (rows // 2, cols // 2)
+        field, stats = no_guess_field(rows, cols, mines, np.random.default_rng(seed), first)
+        assert field.shape == (rows, cols) and int(field.sum()) == mines
+        assert not field[max(first[0] - 1, 0) : first[0] + 2, max(first[1] - 1, 0) : first[1] + 2].any()
+        sweeper, perturbed = play(field.copy(), mines, first)  # the certificate, again
+        assert sweeper.won and perturbed == 0
+        assert exact_player_wins(field, first)
+        again, _ = no_guess_field(rows, cols, mines, np.random.default_rng(seed), first)
+        assert (again == field).all()  # the same seed, the same board
+
+
+def test_a_first_click_that_is_only_safe():
+    for seed in range(5):
+        field, _ = no_guess_field(6, 6, 12, np.random.default_rng(seed), (0, 0), zero=False)
+        assert not field[0, 0] and exact_player_wins(field, (0, 0))
+
+
+def test_some_drawn_fields_need_a_guess_and_the_oracle_sees_it():
+    """The oracle is not a rubber stamp: drawn fields (no perturbation) often need a guess."""
+    needs = 0
+    for seed in range(12):
+        field = draw_field(9, 9, 20, np.random.default_rng(seed), (4, 4))
+        rules_win = play(field.copy(), 20, (4, 4))[0].won
+        exact_win = exact_player_wins(field, (4, 4))
+        assert exact_win or not rules_win  # the rules never do better than exact probabilities
+        needs += not exact_win
+    assert needs >= 3
+
+
+def test_no_board_exists_and_bad_requests():
+    with pytest.raises(NoBoard):
+        no_guess_field(1, 3, 1, np.random.default_rng(0), (0, 1), zero=False)
+    with pytest.raises(ValueError, match="outside"):
+        check_request(3, 3, 1, (3, 0), True, 100)
+    with pytest.raises(ValueError, match="do not fit"):
+        check_request(3, 3, 1, (1, 1), True, 100)
+
+
+def test_the_player_never_contradicts_the_field_and_opens_only_safe_cells():
+    rng = np.random.default_rng(5)
+    for shape in [(1, 20), (20, 1), (2, 15), (9, 9), (16, 30)]:
+        for _ in range(5):
+            mines = int(rng.integers(1, shape[0] * shape[1] // 4 + 2))
+            field = draw_field(*shape, mines, rng, (0, 0), zero=False)
+            sweeper = Sweeper(field, mines)
+            sweeper.open(0, 0)
+            sweeper.advance()
+            assert not (sweeper.opened & field).any() and not (sweeper.flagged & ~field).any()
+            shown = sweeper.board_cells()
+            numbers = neighbours(field)
+            assert (shown[sweeper.opened] == numbers[sweeper.opened]).all()
+    assert (numbers_of(field) == neighbours(field)).all()
+
+
+def test_formats_round_trip():
+    rng = np.random.default_rng(2)
+    for shape in [(1, 7), (7, 1), (2, 5), (16, 30)]:
+        field = rng.random(shape) < 0.3
+        field[0, 0] = False
+        got, first = parse_mines_id(format_mines_id(field, (0, 0)))
+        assert (got == field).all() and first == (0, 0)
+        got, mines = parse_endoh1(format_endoh1(field))
+        assert (got == field).all() and mines == int(field.sum())
+
+
+def test_generate_classic_command(tmp_path):
+    board, field_path = tmp_path / "b.txt", tmp_path / "f.txt"
+    code, _, err = run("generate", "9", "9", "--classic", "--mines", "10", "--no-guess", "--seed", "7",
+                       "--out", str(board), "--field", str(field_path))
+    assert code == 0 and "no-guess board 9x9, 10 mines" in err
+    text = board.read_text()
+    assert text.startswith("# recon generate 9 9 --classic --mines 10 --first 5,5 --first-click zero --no-guess --seed 7\n")
+    cells, mines = parse_board(text)
+    assert mines == 10 and cells[4, 4] == 0
+    from recon.io.text import parse_field
+
+    field = parse_field(field_path.read_text())
+    assert (cells[cells >= 0] == neighbours(field)[cells >= 0]).all() and not field[cells >= 0].any()
+    # the board is what the player sees: every field it allows agrees on the opened cells
+    assert count_solutions(board_problem(cells, mines)).count >= 1
+    code, out, _ = run("generate", "9", "9", "--classic", "--mines", "10", "--no-guess", "--seed", "7", "--format", "mines")
+    assert code == 0 and (parse_mines_id(out)[0] == field).all()
+    code, out, _ = run("generate", "9", "9", "--classic", "--mines", "10", "--no-guess", "--seed", "7", "--format", "endoh1")
+    assert code == 0 and (parse_endoh1(out)[0] == field).all()
+    for argv, words in [(["--mines", "81"], "do not fit"), (["--mines", "3", "--first", "10,1"], "outside"),
+                        ([], "--mines N or a mine probability"), (["--mines", "2", "--format", "legup"], "not a classic format")]:
+        code, _, err = run("generate", "9", "9", "--classic", *argv)
+        assert code == 2 and words in err, err
+    code, _, err = run("generate", "1", "3", "--classic", "--mines", "1", "--first", "1,2", "--first-click", "safe", "--no-guess")
+    assert code == 2 and "needs one" in err
+    code, _, err = run("generate", "9", "9", "20", "--no-guess")
+    assert code == 2 and "--classic" in err
