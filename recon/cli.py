@@ -297,6 +297,46 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--time-limit", metavar="SECONDS", type=_seconds,
                    help="with --puzzle: give up (exit 4) when no puzzle is made within SECONDS")
     _max_cells_option(g)
+
+    a = commands.add_parser(
+        "autoplay",
+        help="play many classic Minesweeper games: deduce, then guess by exact probabilities",
+        description="Play N games of classic Minesweeper and report the win rate with its 95 %% interval, the "
+        "guesses per game and the games per second. The player deduces with recon's rules and, when they "
+        "stall, guesses the cell least likely to be a mine (exact probabilities with the total).",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    a.add_argument("--games", metavar="N", type=_whole("N", 1), default=100, help="games to play (default: 100)")
+    a.add_argument("--rows", metavar="R", type=_whole("R", 1), default=16, help="rows (default: 16)")
+    a.add_argument("--cols", metavar="C", type=_whole("C", 1), default=30, help="columns (default: 30)")
+    a.add_argument("--mines", metavar="M", type=_whole("M", 0), default=99, help="mines (default: 99, expert)")
+    a.add_argument("--first-click", choices=("zero", "safe", "any"), default="zero",
+                   help="the start cell opens a region (zero, modern), is only safe (classic) or may be a mine (any)")
+    a.add_argument("--start", metavar="R,C", type=_cell_arg, help="the first click, 1-based (default: the centre)")
+    a.add_argument("--no-guess", action="store_true", help="play no-guess boards (each must be won)")
+    a.add_argument("--seed", metavar="S", type=_whole("S", 0), default=0, help="the run's seed (default: 0)")
+    a.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+    _max_cells_option(a)
+
+    y = commands.add_parser(
+        "play",
+        help="play classic Minesweeper in the terminal (needs recon[play])",
+        description="Play a board, an endoh1 map or a new game in the terminal. Click or space opens a cell, "
+        "right click or f flags it, the arrows move; h shows the next deduction, p the mine probabilities; "
+        "q quits. With --auto, every deduction is played for you and only the guesses are left.",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    y.add_argument("file", metavar="BOARD|MAP", nargs="?", help="an endoh1 map or a field to play (default: a new game)")
+    y.add_argument("--rows", metavar="R", type=_whole("R", 1), default=16)
+    y.add_argument("--cols", metavar="C", type=_whole("C", 1), default=30)
+    y.add_argument("--mines", metavar="N", type=_whole("N", 0), default=99)
+    y.add_argument("--seed", metavar="S", type=_whole("S", 0))
+    y.add_argument("--no-guess", action="store_true", help="a board the rules finish from the first click")
+    y.add_argument("--auto", action="store_true", help="endoh1's semi-automatic mode: the deductions are played for you")
+    _max_cells_option(y)
     return parser
 
 
@@ -933,6 +973,78 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
     return EXIT_UNIQUE
 
 
+def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Play many games and report the win rate."""
+    from .generation.classic import check_request
+    from .play.autoplay import play_games
+
+    start = args.start if args.start is not None else (args.rows // 2, args.cols // 2)
+    try:
+        check_request(args.rows, args.cols, args.mines, start, args.first_click == "zero", args.max_cells)
+        if args.first_click != "zero" and args.mines >= args.rows * args.cols and args.first_click == "safe":
+            raise ValueError(f"{args.mines} mines leave no safe first click")
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    if args.no_guess and args.first_click == "any":
+        raise UsageError("--no-guess boards start with a safe first click: use --first-click zero or safe")
+    terminal = bool(getattr(stderr, "isatty", lambda: False)())
+
+    def progress(done: int, wins: int) -> None:
+        if terminal and (done % 50 == 0 or done == args.games):
+            stderr.write(f"\rrecon: {done}/{args.games} games, {wins} won")
+            stderr.flush()
+
+    summary = play_games(args.games, args.rows, args.cols, args.mines, start=start, first_click=args.first_click,
+                         no_guess=args.no_guess, seed=args.seed, workers=args.workers, progress=progress)
+    if terminal:
+        stderr.write("\n")
+    if args.json:
+        stdout.write(json.dumps(summary, indent=1) + "\n")
+    else:
+        low, high = summary["ci95"]
+        stdout.write(f"{summary['wins']} of {summary['games']} games won: {summary['win_rate']:.1%} "
+                     f"(95 % interval {low:.1%} to {high:.1%}); {summary['guesses_per_game']:.2f} guesses per game; "
+                     f"{summary['games_per_second']:.1f} games per second\n")
+    if args.no_guess and summary["wins"] != summary["games"]:
+        stderr.write("recon: internal error: a no-guess board was lost\n")
+        return EXIT_INTERNAL
+    return 0
+
+
+def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Play in the terminal."""
+    try:
+        from .play.tui import run_game
+    except ImportError:
+        raise UsageError("recon play needs Textual: pip install 'recon[play]'") from None
+    game = _game_of(args)
+    run_game(game)
+    return 0
+
+
+def _game_of(args: argparse.Namespace):
+    """The game `recon play` asks for: a map or field file, or a new board."""
+    from .generation.classic import check_request
+    from .play.game import Game
+
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    if args.file is not None:
+        data, name = read_input(args.file)
+        if is_endoh1(data):
+            field, mines = parse_endoh1(data, name, args.max_cells)
+        else:
+            field = parse_field(data, name, args.max_cells)
+            mines = int(field.sum())
+        if mines >= field.size:
+            raise UsageError(f"{name}: every cell is a mine: there is nothing to open")
+        return Game(field, mines, first=None, auto=args.auto, seed=seed)
+    try:
+        check_request(args.rows, args.cols, args.mines, (args.rows // 2, args.cols // 2), True, args.max_cells)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    return Game.new(args.rows, args.cols, args.mines, seed=seed, no_guess=args.no_guess, auto=args.auto)
+
+
 def _warn_mosaic(fmt: str, shape: tuple[int, int], stderr: TextIO) -> None:
     refusal = mosaic_refusal(shape) if fmt == "mosaic" else None
     if refusal:
@@ -1020,6 +1132,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         "render": cmd_render,
         "convert": cmd_convert,
         "generate": cmd_generate,
+        "autoplay": cmd_autoplay,
+        "play": cmd_play,
     }[args.command]
     args.started = time.perf_counter()
     previous = _on_sigterm(_terminate)

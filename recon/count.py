@@ -32,6 +32,9 @@ CROSSCHECK_COUNT = 2_000
 #: Plain enumeration of a partial status (the check of the group count) gives up after this long,
 #: or sooner when the time limit of the count runs out.
 CROSSCHECK_SECONDS = 5.0
+#: Enumeration with a total walks the fields without it; past this many skipped per field
+#: counted it stops, unfinished (cells no number sees make most of them the wrong size).
+SKIPPED_PER_COUNTED = 20
 #: With python-sat, a group of open cells is first enumerated by SAT up to this many solutions.
 SAT_FIRST = 1000
 #: Super cells are enumerated up to this many assignments per group, then counted by dynamic
@@ -69,9 +72,13 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_pro
     tally = np.zeros(problem.shape, dtype=np.int64) if want_probabilities else None
     count = 0
     plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
+    skipped = 0
     try:
         for field in backtrack.iter_solutions(plain, time_limit=time_limit):
             if problem.mines is not None and int(field.sum()) != problem.mines:
+                skipped += 1
+                if skipped > SKIPPED_PER_COUNTED * (limit + 1):  # the total rules out most: give up early
+                    return count, False, None
                 continue
             count += 1
             if tally is not None:
@@ -85,11 +92,13 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_pro
 
 def count_solutions(
     problem: Problem, *, probabilities: bool = False, limit: int = 100_000, time_limit: float | None = None,
-    super_cells: bool = True,
+    super_cells: bool = True, crosscheck: bool = True,
 ) -> Count:
     """Count the solutions of a status exactly (or give a lower bound past the limit).
     super_cells: count a partial status by super cells first (see _by_super_cells); False goes
-    straight to SAT's backbone and the enumerators, what happens when super cells do not suffice."""
+    straight to SAT's backbone and the enumerators, what happens when super cells do not suffice.
+    crosscheck: count a small partial status again by plain enumeration (a player asking move
+    after move, whose counts the tests hold to brute force, leaves it out)."""
     start = time.perf_counter()
     rows, cols = problem.shape
     if problem.is_full and not problem.has_conditions:
@@ -126,7 +135,7 @@ def count_solutions(
         n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, quick=True)
     if not exhausted:
         n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, super_cells=super_cells)
-    if problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
+    if crosscheck and problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
         method += _checked_by_plain_enumeration(problem, n, deadline)
     probs = None
     reason = None
@@ -158,7 +167,7 @@ def _checked_by_plain_enumeration(problem: Problem, n: int, deadline: float | No
                 ),
             },
         )
-    return ", checked by plain enumeration" if plain_exhausted else " (plain enumeration ran out of time)"
+    return ", checked by plain enumeration" if plain_exhausted else " (plain enumeration did not finish)"
 
 
 def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool = False, super_cells: bool = True):

@@ -22,9 +22,10 @@ LAYERS = {
     "recon.solver": 4,
     "recon.count": 4,
     "recon.generation": 5,
-    "recon.cli": 6,
-    "recon.__main__": 6,
-    "recon": 6,  # the package's own __init__: the public API, on top
+    "recon.play": 6,
+    "recon.cli": 7,
+    "recon.__main__": 7,
+    "recon": 7,  # the package's own __init__: the public API, on top
 }
 
 

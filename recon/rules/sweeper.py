@@ -130,6 +130,15 @@ class Sweeper:
                 todo += [z for z in self._window(y) if not self.opened.flat[z]]
         return True
 
+    def mark_mine(self, r: int, c: int) -> None:
+        """Record a mine proved some other way (exact probabilities): the rules take it in."""
+        x = r * self.cols + c
+        if not self.field.flat[x]:
+            raise ValueError(f"r{r + 1}c{c + 1} is no mine")
+        if self._trimmer._value[x] == OPEN:
+            self._trimmer._fix(x, 1)
+        self.flagged.flat[x] = True
+
     def _open_safe(self, x: int) -> None:
         self.opened.flat[x] = True
         trimmer = self._trimmer

@@ -1,0 +1,145 @@
+"""One game of classic Minesweeper as a person plays it: the state behind `recon play`.
+
+The field is drawn at the first click (the clicked cell's window kept free, so it opens a region;
+no-guess boards made from that cell), or given (an endoh1 map or a field: as endoh1 does, a mine
+under the first click is removed). A move that opens a cell the board does not prove safe (its
+exact mine probability, with the total, above 0) counts as a guess. `auto` is endoh1's
+semi-automatic mode: after each move the rules open every safe cell and flag every mine.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from ..count import count_solutions
+from ..generation.classic import draw_field, no_guess_field
+from ..io.classic import board_problem
+from ..rules.sweeper import Sweeper
+from ..rules.trim import classic_names
+
+
+class Game:
+    """A game in progress. `state` is "ready" (before the first click), "playing", "won" or "lost"."""
+
+    def __init__(self, field: np.ndarray | None, mines: int, *, shape: tuple[int, int] | None = None,
+                 first: tuple[int, int] | None = None, auto: bool = False, seed: int = 0, no_guess: bool = False):
+        self.field = None if field is None else np.asarray(field, dtype=bool).copy()
+        self.shape = self.field.shape if self.field is not None else shape
+        self.rows, self.cols = self.shape
+        self.mines = mines
+        self.auto = auto
+        self.seed = seed
+        self.no_guess = no_guess
+        self.flags = np.zeros(self.shape, dtype=bool)
+        self.state = "ready"
+        self.guesses = 0
+        self.started: float | None = None
+        self.ended: float | None = None
+        self.blast: tuple[int, int] | None = None
+        self.sweeper: Sweeper | None = None
+        if first is not None:
+            self.open(*first)
+
+    @classmethod
+    def new(cls, rows: int, cols: int, mines: int, *, seed: int = 0, no_guess: bool = False, auto: bool = False) -> "Game":
+        """A new game whose field is drawn at the first click."""
+        return cls(None, mines, shape=(rows, cols), seed=seed, no_guess=no_guess, auto=auto)
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def opened(self) -> np.ndarray:
+        return self.sweeper.opened if self.sweeper is not None else np.zeros(self.shape, dtype=bool)
+
+    @property
+    def mines_left(self) -> int:
+        return self.mines - int(self.flags.sum())
+
+    @property
+    def seconds(self) -> float:
+        if self.started is None:
+            return 0.0
+        return (self.ended or time.monotonic()) - self.started
+
+    def number(self, r: int, c: int) -> int:
+        return self.sweeper.numbers[r * self.cols + c]
+
+    def board_cells(self) -> np.ndarray:
+        """What the player sees, in recon.io.classic's codes (numbers, covered), flags left out:
+        a player's flag may be wrong, so deductions read only the numbers."""
+        if self.sweeper is None:
+            return np.full(self.shape, -1, dtype=np.int8)
+        cells = self.sweeper.board_cells()
+        cells[cells == -2] = -1
+        return cells
+
+    # -- moves -------------------------------------------------------------------------------
+    def open(self, r: int, c: int) -> None:
+        """Open a cell (a flagged one stays shut); the first click is always safe."""
+        if self.state in ("won", "lost") or self.flags[r, c]:
+            return
+        if self.state == "ready":
+            self._start(r, c)
+        elif not self.opened[r, c] and self.probability(r, c) != 0:
+            self.guesses += 1
+        if not self.sweeper.open(r, c):
+            self.state, self.blast, self.ended = "lost", (r, c), time.monotonic()
+            return
+        self._after_move()
+
+    def toggle_flag(self, r: int, c: int) -> None:
+        if self.state == "playing" and not self.opened[r, c]:
+            self.flags[r, c] = not self.flags[r, c]
+
+    def _start(self, r: int, c: int) -> None:
+        rng = np.random.default_rng(self.seed)
+        if self.field is None:
+            if self.no_guess:
+                self.field = no_guess_field(self.rows, self.cols, self.mines, rng, (r, c))[0]
+            else:
+                self.field = draw_field(self.rows, self.cols, self.mines, rng, (r, c))
+        elif self.field[r, c]:  # as endoh1 does: the mine under the first click is removed
+            self.field[r, c] = False
+            self.mines -= 1
+        self.sweeper = Sweeper(self.field, self.mines)
+        self.state, self.started = "playing", time.monotonic()
+
+    def _after_move(self) -> None:
+        if self.auto:
+            self.sweeper.advance()
+            self.flags |= self.sweeper.flagged
+        self.flags &= ~self.sweeper.opened
+        if self.sweeper.won:
+            self.state, self.ended = "won", time.monotonic()
+            self.flags = self.field.copy()
+
+    # -- help --------------------------------------------------------------------------------
+    def probabilities(self) -> list[list[Fraction]] | None:
+        """Each cell's exact mine probability given the numbers shown and the total (None before
+        the first click or when the count is not exact)."""
+        if self.sweeper is None:
+            return None
+        counted = count_solutions(board_problem(self.board_cells(), self.mines), probabilities=True, limit=1_000_000, crosscheck=False)
+        return counted.probabilities if counted.exact else None
+
+    def probability(self, r: int, c: int) -> Fraction | None:
+        p = self.probabilities()
+        return None if p is None else p[r][c]
+
+    def hint(self) -> dict | None:
+        """The next deduction on the board as shown: its text, rule names (LEGUP, endoh1) and the
+        cells it fixes; None when none applies (a guess is needed) or the game is over."""
+        if self.state != "playing":
+            return None
+        from ..engines import trim
+
+        problem = board_problem(self.board_cells(), self.mines)
+        result = trim.solve(problem)
+        names = classic_names(result.trace, problem)
+        for step, name in zip(result.trace, names):
+            if step.cells:
+                return {"rule": step.rule, "text": step.text, "legup": name["legup"], "endoh1": name["endoh1"],
+                        "cells": list(step.cells), "values": list(step.values)}
+        return None

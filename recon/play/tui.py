@@ -1,0 +1,152 @@
+"""`recon play`: the terminal game, on Textual (mouse, colour, resize, and a headless pilot for tests).
+
+Keys: arrows move, space or enter opens, f flags, h shows the next deduction (its LEGUP and endoh1
+names, its cells highlighted), p toggles the exact mine probabilities, q quits. A mouse click
+opens a cell, a right click flags it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.events import Click
+from textual.widgets import Static
+
+from .game import Game
+
+COLOURS = {1: "blue", 2: "green", 3: "red", 4: "dark_blue", 5: "dark_red", 6: "cyan", 7: "magenta", 8: "grey50"}
+CELL = 3  # characters per cell
+
+
+class Board(Static):
+    """The grid; each cell CELL characters wide."""
+
+    def __init__(self, app: "PlayApp"):
+        super().__init__()
+        self.game_app = app
+
+    def on_click(self, event: Click) -> None:
+        r, c = event.y, event.x // CELL
+        game = self.game_app.game
+        if 0 <= r < game.rows and 0 <= c < game.cols:
+            self.game_app.cursor = (r, c)
+            if event.button == 3:
+                game.toggle_flag(r, c)
+            else:
+                game.open(r, c)
+            self.game_app.refresh_view()
+
+
+class PlayApp(App):
+    """The game's screen: the board, then a status line."""
+
+    BINDINGS = [
+        Binding("up", "move(-1, 0)", "up", show=False), Binding("down", "move(1, 0)", "down", show=False),
+        Binding("left", "move(0, -1)", "left", show=False), Binding("right", "move(0, 1)", "right", show=False),
+        Binding("space,enter", "open", "open"), Binding("f", "flag", "flag"), Binding("h", "hint", "hint"),
+        Binding("p", "probabilities", "probabilities"), Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, game: Game):
+        super().__init__()
+        self.game = game
+        self.cursor = (game.rows // 2, game.cols // 2)
+        self.shown_hint: dict | None = None
+        self.show_probabilities = False
+        self._probabilities = None
+
+    def compose(self) -> ComposeResult:
+        self.board = Board(self)
+        self.status = Static(id="status")
+        yield self.board
+        yield self.status
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        self.status.update(self.status_line())
+
+    # -- actions -------------------------------------------------------------------------------
+    def action_move(self, dr: int, dc: int) -> None:
+        r, c = self.cursor
+        self.cursor = (min(max(r + dr, 0), self.game.rows - 1), min(max(c + dc, 0), self.game.cols - 1))
+        self.refresh_view(keep_hint=True)
+
+    def action_open(self) -> None:
+        self.game.open(*self.cursor)
+        self.refresh_view()
+
+    def action_flag(self) -> None:
+        self.game.toggle_flag(*self.cursor)
+        self.refresh_view(keep_hint=True)
+
+    def action_hint(self) -> None:
+        self.shown_hint = self.game.hint()
+        if self.shown_hint is None and self.game.state == "playing":
+            self.shown_hint = {"text": "no deduction applies: the next move is a guess", "cells": [], "legup": None, "endoh1": None}
+        self.refresh_view(keep_hint=True)
+
+    def action_probabilities(self) -> None:
+        self.show_probabilities = not self.show_probabilities
+        self.refresh_view(keep_hint=True)
+
+    # -- drawing -------------------------------------------------------------------------------
+    def refresh_view(self, keep_hint: bool = False) -> None:
+        if not keep_hint:
+            self.shown_hint = None
+        self._probabilities = self.game.probabilities() if self.show_probabilities and self.game.state == "playing" else None
+        self.board.update(self.board_text())
+        self.status.update(self.status_line())
+
+    def cell_text(self, r: int, c: int) -> tuple[str, str]:
+        """A cell's characters and style."""
+        game = self.game
+        over = game.state in ("won", "lost")
+        if game.sweeper is not None and game.opened[r, c]:
+            n = game.number(r, c)
+            return (f" {n} " if n else " . "), COLOURS.get(n, "")
+        if game.blast == (r, c):
+            return " * ", "bold white on red"
+        if over and game.field is not None and game.field[r, c]:
+            return (" F " if game.flags[r, c] else " * "), "bold"
+        if game.flags[r, c]:
+            return (" x " if over else " F "), "bold red"
+        if self._probabilities is not None:
+            p = self._probabilities[r][c]
+            return (f"{round(100 * p):>3}" if p < 1 else "100"), "grey50"
+        return " ? ", "grey50"
+
+    def board_text(self) -> Text:
+        text = Text()
+        hinted = {tuple(x) for x in (self.shown_hint or {}).get("cells", [])}
+        for r in range(self.game.rows):
+            for c in range(self.game.cols):
+                chars, style = self.cell_text(r, c)
+                if (r, c) in hinted:
+                    style += " on yellow"
+                if (r, c) == self.cursor:
+                    style += " reverse"
+                text.append(chars, style=style.strip())
+            text.append("\n")
+        return text
+
+    def status_line(self) -> str:
+        game = self.game
+        head = {"ready": "click or press space to start", "playing": "", "won": "YOU WIN - q quits", "lost": "BOOM - q quits"}[game.state]
+        parts = [f"mines left {game.mines_left}", f"time {game.seconds:.0f} s", f"guesses {game.guesses}"]
+        if self.show_probabilities and self._probabilities is not None:
+            parts.append(f"probabilities in %, total {game.mines}")
+        line = " | ".join(parts) + (f" | {head}" if head else "")
+        if self.shown_hint:
+            names = ", ".join(f"{who} {self.shown_hint[key]}" for key, who in (("legup", "LEGUP:"), ("endoh1", "endoh1:"))
+                              if self.shown_hint.get(key))
+            line += f"\nhint{' (' + names + ')' if names else ''}: {self.shown_hint['text']}"
+        return line
+
+
+def run_game(game: Game) -> None:
+    """Play in the terminal until q."""
+    PlayApp(game).run()

@@ -1,0 +1,132 @@
+"""`recon play` (the game behind it, and the Textual app driven headless by its pilot) and `recon
+autoplay`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import numpy as np
+import pytest
+
+from recon.play.autoplay import play_games, play_one, wilson
+from recon.play.game import Game
+from test_classic import SHARED, neighbours, run
+
+
+def test_the_first_click_is_safe_and_opens_a_region():
+    for seed in range(10):
+        game = Game.new(9, 9, 10, seed=seed)
+        game.open(4, 4)
+        assert game.state in ("playing", "won") and not game.field[3:6, 3:6].any()
+        assert game.opened.sum() >= 9 and int(game.field.sum()) == 10
+
+
+def test_a_given_field_loses_the_mine_under_the_first_click():
+    field = np.zeros((3, 4), dtype=bool)
+    field[0, 0] = field[2, 3] = True
+    game = Game(field, 2)
+    game.open(0, 0)
+    assert game.mines == 1 and not game.field[0, 0] and game.state == "won"  # the zero opened all the rest
+
+
+def test_auto_mode_wins_a_no_guess_board_from_the_first_click():
+    """endoh1's semi-automatic mode: on a no-guess board nothing is left for the player."""
+    for seed in range(3):
+        game = Game.new(9, 9, 10, seed=seed, no_guess=True, auto=True)
+        game.open(4, 4)
+        assert game.state == "won" and game.guesses == 0 and (game.flags == game.field).all()
+
+
+def test_guesses_are_counted_and_a_mine_loses():
+    field = np.zeros((2, 2), dtype=bool)
+    field[1, 1] = True
+    game = Game(field, 1)
+    game.open(0, 0)  # shows 1: the other three cells are equally likely
+    assert game.state == "playing" and game.guesses == 0
+    game.open(1, 1)
+    assert game.state == "lost" and game.guesses == 1 and game.blast == (1, 1)
+    game = Game(field, 1)
+    game.open(0, 0)
+    game.open(0, 1)  # a guess that holds: 0 1 -> r1c2 shows 1 and the total leaves r2c2... still a guess
+    assert game.guesses == 1 and game.state == "playing"
+
+
+def test_hints_name_true_deductions():
+    for seed in range(6):
+        game = Game.new(9, 9, 12, seed=seed)
+        game.open(4, 4)
+        hint = game.hint()
+        if hint is None:
+            continue
+        assert hint["legup"] or hint["endoh1"] or hint["rule"] in ("subset", "elimination", "mine-count")
+        for (r, c), v in zip(hint["cells"], hint["values"]):
+            assert bool(game.field[r, c]) == bool(v)
+
+
+def test_the_terminal_game_headless():
+    pytest.importorskip("textual")
+    from recon.play.tui import PlayApp
+
+    async def scenario():
+        game = Game.new(9, 9, 10, seed=1)
+        app = PlayApp(game)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.press("space")  # the first click, at the centre
+            assert game.state == "playing" and game.opened[4, 4]
+            await pilot.press("left", "up")
+            assert app.cursor == (3, 3)
+            covered = next((r, c) for r in range(9) for c in range(9) if not game.opened[r, c])
+            app.cursor = covered
+            await pilot.press("f")
+            assert game.flags[covered] and game.mines_left == 9
+            await pilot.press("f")
+            assert not game.flags[covered]
+            await pilot.press("h")
+            assert "hint" in app.status_line() and app.shown_hint
+            await pilot.press("p")
+            assert "probabilities in %" in app.status_line()
+            mine = tuple(np.argwhere(game.field)[0])
+            await pilot.click("Board", offset=(mine[1] * 3 + 1, mine[0]))
+            assert game.state == "lost" and "BOOM" in app.status_line()
+            await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+def test_autoplay_plays_and_reports(tmp_path):
+    code, out, err = run("autoplay", "--games", "30", "--rows", "9", "--cols", "9", "--mines", "10", "--workers", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 30 and 0 <= data["wins"] <= 30
+    assert data["ci95"][0] <= data["win_rate"] <= data["ci95"][1] and data["seconds"] > 0
+    # the same seed, the same games, whatever the number of workers
+    again = play_games(30, 9, 9, 10, seed=0, workers=2)
+    assert again["wins"] == data["wins"]
+    code, out, _ = run("autoplay", "--games", "12", "--rows", "8", "--cols", "8", "--mines", "10", "--no-guess", "--workers", "1", "--json")
+    assert code == 0 and json.loads(out)["wins"] == 12  # a no-guess board is won every time
+    for argv, words in [(["--start", "10,1", "--rows", "9", "--cols", "9", "--mines", "10"], "outside"),
+                        (["--rows", "3", "--cols", "3", "--mines", "9"], "do not fit")]:
+        code, _, err = run("autoplay", "--games", "1", *argv)
+        assert code == 2 and words in err, err
+
+
+def test_the_autoplayer_beats_chance_and_the_interval_holds():
+    assert wilson(0, 10)[0] == 0 and wilson(10, 10)[1] == 1
+    low, high = wilson(541, 1000)
+    assert low < 0.541 < high and high - low < 0.07
+    games = [play_one(16, 30, 99, (3, 3), "zero", False, [7, i]) for i in range(20)]
+    assert 3 <= sum(g.won for g in games) <= 19  # expert: neither hopeless nor trivial
+
+
+@pytest.mark.skipif(not (SHARED / "classic" / "endoh1").exists(), reason="the shared data is not beside the repository")
+def test_play_reads_endoh1_maps():
+    from recon.cli import _game_of, build_parser
+
+    args = build_parser().parse_args(["play", str(SHARED / "classic" / "endoh1" / "ioccc.txt")])
+    game = _game_of(args)
+    assert game.field is not None and game.mines == int(game.field.sum())
+    free = tuple(np.argwhere(~game.field)[0])
+    game.open(*free)
+    assert game.state in ("playing", "won")
+    shown = game.board_cells()
+    assert (shown[game.opened] == neighbours(game.field)[game.opened]).all()
