@@ -19,7 +19,7 @@ from . import __version__
 from .io.classic import (CLASSIC_FORMATS, board_problem, format_board, format_endoh1, format_mines_id, is_endoh1,
                          is_legup_minesweeper, parse_board, parse_endoh1, parse_legup_minesweeper)
 from .io.files import check_writable_path, write_text_atomically
-from .io.text import FormatError, format_field, format_fields, parse_field
+from .io.text import FormatError, decode_text, format_field, format_fields, parse_field
 from .count import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
 from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_problem, random_field, status
@@ -329,7 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    y.add_argument("file", metavar="BOARD|MAP", nargs="?", help="an endoh1 map or a field to play (default: a new game)")
+    y.add_argument("file", metavar="BOARD|MAP", nargs="?",
+                   help="an endoh1 map, a Tatham Mines game ID or a field to play (default: a new game)")
     y.add_argument("--rows", metavar="R", type=_whole("R", 1), default=16)
     y.add_argument("--cols", metavar="C", type=_whole("C", 1), default=30)
     y.add_argument("--mines", metavar="N", type=_whole("N", 0), default=99)
@@ -1030,14 +1031,20 @@ def _game_of(args: argparse.Namespace):
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
     if args.file is not None:
         data, name = read_input(args.file)
+        first = None
         if is_endoh1(data):
             field, mines = parse_endoh1(data, name, args.max_cells)
+        elif b":" in data and b",u" in data:  # a Tatham Mines game ID, played from its first click
+            from .io.classic import parse_mines_id
+
+            field, first = parse_mines_id(decode_text(data, name), name, args.max_cells)
+            mines = int(field.sum())
         else:
             field = parse_field(data, name, args.max_cells)
             mines = int(field.sum())
         if mines >= field.size:
             raise UsageError(f"{name}: every cell is a mine: there is nothing to open")
-        return Game(field, mines, first=None, auto=args.auto, seed=seed)
+        return Game(field, mines, first=first, auto=args.auto, seed=seed)
     try:
         check_request(args.rows, args.cols, args.mines, (args.rows // 2, args.cols // 2), True, args.max_cells)
     except ValueError as err:

@@ -130,3 +130,12 @@ def test_play_reads_endoh1_maps():
     assert game.state in ("playing", "won")
     shown = game.board_cells()
     assert (shown[game.opened] == neighbours(game.field)[game.opened]).all()
+
+
+def test_play_reads_tatham_mines_ids(tmp_path):
+    from recon.cli import _game_of, build_parser
+
+    path = tmp_path / "g.txt"
+    code, _, _ = run("generate", "9", "9", "--classic", "--mines", "10", "--no-guess", "--seed", "2", "--format", "mines", "--out", str(path))
+    game = _game_of(build_parser().parse_args(["play", str(path), "--auto"]))
+    assert code == 0 and game.state == "won"  # opened at its first click; auto finishes a no-guess board
