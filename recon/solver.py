@@ -168,6 +168,9 @@ def cross_check(results: dict[str, Result], max_solutions: int) -> Result:
         verdict = Verdict.UNDECIDED
     lead = next(iter(results.values()))
     reasons = [r.reason for r in results.values() if r.verdict is verdict and r.reason]
+    if verdict is Verdict.NONE and trim.NAME in results and results[trim.NAME].verdict is Verdict.NONE:
+        # trimming names the clue that breaks, near the conflict; algebra's inverse may point far away
+        reasons.insert(0, results[trim.NAME].reason)
     # undecided: the last engine's reason, since it ran last because the ones before left the
     # question open (hybrid's "too many cells to search here" is not why a checker ran out of time)
     reason = (reasons[-1] if verdict is Verdict.UNDECIDED else reasons[0]) if reasons else lead.reason

@@ -124,6 +124,8 @@ class Step:
     derived: str | None = None  # the name of an equation this step added, if any
     kind: str | None = None  # a contradiction's kind: "too-many" or "too-few" mines for one equation
     cases: tuple[dict, ...] = ()  # a case split's ways: mines, empty, outcome and the steps followed
+    combination: tuple[tuple[int, str], ...] = ()  # elimination: (multiplier, equation) summed into its row
+    equation: tuple | None = None  # elimination: the row, ((coefficient, cell name), ...), right side
 
     @property
     def level(self) -> int:
@@ -143,6 +145,12 @@ class Step:
         }
         if self.cases:
             record["cases"] = [dict(case) for case in self.cases]
+        if self.combination:
+            record["combination"] = [[k, name] for k, name in self.combination if name != "x"]
+            record["divided_by"] = next((k for k, name in self.combination if name == "x"), 1)
+        if self.equation is not None:
+            terms, rhs = self.equation
+            record["equation"] = {"terms": [[k, cell] for k, cell in terms], "rhs": rhs}
         return record
 
 
@@ -313,6 +321,7 @@ class Trimmer:
         fixed = None if problem.fixed is None else problem.fixed.ravel().tolist()
         clues = []
         substituted: set[str] = set()  # clues whose window lost fixed cells before loading
+        windows: dict[str, tuple[int, list[int]]] = {}  # clue -> its value and window (for contradictions)
         for rc, cells, count in model.equations(problem):
             flat = [y * cols + x for y, x in cells]
             if fixed is not None:
@@ -321,10 +330,12 @@ class Trimmer:
             clues.append((cell_name(*rc), flat, count))
             if fixed is not None and len(flat) != len(cells):
                 substituted.add(cell_name(*rc))
+            windows[cell_name(*rc)] = (int(problem.clues[rc]), [y * cols + x for y, x in cells])
         open_cells = range(rows * cols) if fixed is None else [x for x in range(rows * cols) if fixed[x] == OPEN]
         self._setup(problem.shape, open_cells, clues, max_cells, proof)
         self.cases = cases
         self._substituted = substituted
+        self._windows = windows
         self.mines = problem.mines
         if fixed is not None:
             for x in range(rows * cols):
@@ -343,6 +354,7 @@ class Trimmer:
         trimmer = cls.__new__(cls)
         trimmer._setup(shape, open_cells, equations, max_cells, proof)
         trimmer.cases = False
+        trimmer._windows = {}
         trimmer.mines = None
         trimmer._substituted = set()
         return trimmer
@@ -382,6 +394,7 @@ class Trimmer:
         self._fixed: list[int] = []  # every cell fixed, in order
         self._reduced: _Reduced | None = None
         self._synced = 0  # how many of _fixed the reduced form has taken in
+        self._step_of: dict[int, int] = {}  # cell -> the step (1-based) that fixed it (proof)
         self._prefix = "e"  # derived equations are named e1, e2, ... (s1, ... inside a case split)
         self._split_at: dict[tuple[int, int], int] = {}  # (stage, equation) -> len(_fixed) when its split last gave nothing
         # the ways case splits may still follow
@@ -434,6 +447,8 @@ class Trimmer:
         values = tuple(v) if isinstance(v, (list, tuple)) else (v,) * len(cells)
         rc = tuple(divmod(c, self.cols) for c in cells)
         self.steps.append(Step(rule, rc, values, tuple(sources), text, derived))
+        for c in cells:
+            self._step_of[c] = len(self.steps)
 
     def _clash(self, sources, text, kind: str | None = None) -> Contradiction:
         """The contradiction to raise: with the proof, text() names what broke, and a derived
@@ -469,6 +484,18 @@ class Trimmer:
             oname = self._names[self._label[other]]
             return self._clash((name, oname), lambda: (
                 f"{name} and {oname} both speak of {self.names(cells)} but ask for {count} and {self._cnt[other]} mines"))
+        if name in self._windows:
+            value, window = self._windows[name]
+            placed = [x for x in window if self._value[x] == 1]
+            where = ", ".join(f"{self.name(x)} ({f'step {self._step_of[x]}' if x in self._step_of else 'given'})" for x in placed)
+            if count < 0:
+                return self._clash((name,), lambda: (
+                    f"clue {name} = {value} is exceeded: {len(placed)} mine(s) around it: {where}"), "too-many")
+            free = [x for x in window if self._value[x] == OPEN]
+            return self._clash((name,), lambda: (
+                f"clue {name} = {value} cannot be met: {len(placed)} mine(s) around it" + (f" ({where})" if placed else "")
+                + f" and {len(free)} open cell(s)" + (f" ({self.names(free)})" if free else "")
+                + f", {value - len(placed) - len(free)} short"), "too-few")
         if count < 0:
             return self._clash((name,), lambda: f"{name} is exceeded: its cells already hold {-count} mine(s) too many", "too-many")
         return self._clash((name,), lambda: (
@@ -721,14 +748,21 @@ class Trimmer:
         parts = [(part, e) for part, e in ((part_a, a), (part_b, b)) if part[3] >= 0]
         if self.proof:  # both follow from the same bounds: log both, then fix
             la, lb = self._label_of(a), self._label_of(b)
-            held = f"{low} to {high}" if high != low else f"{low}"
+            ca, cb = self._cnt[a], self._cnt[b]
+            oa, ob, n_shared = _POP[part_a[2]], _POP[part_b[2]], _POP[shared]
             for (ar, ac, mask, v), e in parts:
                 only = self._cells(ar, ac, mask)
                 what = "no mine" if v == 0 else f"all {len(only)} mine(s)"
-                text = (
-                    f"{la} and {lb} share {self.names(self._cells(br, bc, shared))}, which hold {held} mine(s); "
-                    f"so {self.names(only)}, seen only by {self._label_of(e)}, hold {what} -> {_all(len(only), v)}"
-                )
+                mine, other = (la, lb) if e == a else (lb, la)
+                c_mine, c_other, o_other = (ca, cb, ob) if e == a else (cb, ca, oa)
+                if v == 0:  # the shared cells hold at least what the other needs beyond its own cells
+                    why = (f"at least {low}, as {other} needs {c_other} and has {o_other} cell(s) of its own; "
+                           f"that is all {mine} needs")
+                else:  # at most what the other holds (or the shared cells' number)
+                    cap = f"{other} needs only {c_other}" if high == c_other else f"they are {n_shared} cell(s)"
+                    why = f"at most {high}, as {cap}; {mine} needs {c_mine}, {c_mine - high} more than that"
+                text = (f"{la} and {lb} share {self.names(self._cells(br, bc, shared))}, which hold {why}; "
+                        f"so {self.names(only)}, seen only by {self._label_of(e)}, hold {what} -> {_all(len(only), v)}")
                 self._log("overlap", only, v, (na, nb), text)
         for (ar, ac, mask, v), _ in parts:
             self._fix_mask(ar, ac, mask, v)
@@ -759,8 +793,15 @@ class Trimmer:
         found: dict[int, int] = {}
         for coefs, rhs, sources, fixed in bounded:
             if fixed is None:
-                raise self._clash(_sorted_names(sources), lambda: (
-                    f"combining {_list(sources)} gives {self.show(coefs, rhs)}, which 0/1 cells cannot meet"))
+                names = _sorted_names(sources)
+                combination = self._combination(names, coefs, rhs)
+                step = self._clash(names, lambda: (
+                    f"{self._combined(combination, sources)} gives {self.show(coefs, rhs)}, which 0/1 cells cannot meet: "
+                    f"{_range(coefs, rhs)}"))
+                if self.proof:
+                    step = Contradiction(Step("contradiction", (), (), names, step.step.text, combination=combination,
+                                              equation=self._row(coefs, rhs)))
+                raise step
             fixed = {c: v for c, v in fixed.items() if self._value[c] < 0 and found.get(c) != v}
             if not fixed:
                 continue
@@ -772,9 +813,18 @@ class Trimmer:
             found.update(fixed)
             if self.proof:
                 cells = sorted(fixed)
+                names = _sorted_names(sources)
+                if any(c in found for c in coefs):  # an earlier step of this round fixed some: the row as a reader has it
+                    rhs = rhs - sum(a * found[c] for c, a in coefs.items() if c in found and c not in fixed)
+                    coefs = {c: a for c, a in coefs.items() if c not in found or c in fixed}
+                combination = self._combination(names, coefs, rhs, {c: v for c, v in found.items() if c not in fixed})
                 shown = ", ".join(f"{self.name(c)} = {fixed[c]}" for c in cells)
-                text = f"combining {_list(sources)} gives {self.show(coefs, rhs)}; with 0/1 cells: {shown}"
-                self._log("elimination", cells, [fixed[c] for c in cells], _sorted_names(sources), text)
+                text = (f"{self._combined(combination, sources)} gives {self.show(coefs, rhs)}; {_range(coefs, rhs)}, "
+                        f"so {shown}")
+                self._log("elimination", cells, [fixed[c] for c in cells], names, text)
+                step = self.steps[-1]
+                self.steps[-1] = Step(step.rule, step.cells, step.values, step.sources, step.text, combination=combination,
+                                      equation=self._row(coefs, rhs))
         for c, v in sorted(found.items()):  # in cell order, whatever order the rows came in
             self._fix(c, v)
         if found:
@@ -807,6 +857,59 @@ class Trimmer:
             cells_here.update(cells)
             eqs.add(e)
         return list(groups.values())
+
+    def _combination(self, names, coefs: dict[int, int], rhs: int, known: dict[int, int] | None = None
+                     ) -> tuple[tuple[int, str], ...]:
+        """Integer multipliers of the named equations (as they stand: fixed cells substituted)
+        whose sum is a multiple of the row (coefs, rhs): what a person adds up to check the row.
+        Solved after the fact, exactly, over the few equations the row came from; () if some
+        equation is no longer live (all its cells fixed: it adds nothing)."""
+        live = {}
+        for e in range(len(self._msk)):
+            if self._alive[e]:
+                live[self._names[self._label[e]]] = e
+        total = "the total" in names
+        names = [n for n in names if n in live]
+        columns = []  # per equation: {cell: 1}, count
+        for n in names:
+            e = live[n]
+            columns.append((dict.fromkeys(self._cells(self._ar[e], self._ac[e], self._msk[e]), 1), self._cnt[e]))
+        if total:
+            open_cells = [x for x, v in enumerate(self._value) if v == OPEN]
+            placed = sum(1 for v in self._value if v == 1)
+            names.append("the total")
+            columns.append((dict.fromkeys(open_cells, 1), self.mines - placed))
+        if known:  # cells fixed by an earlier step of this round: out of every equation, as a reader has them
+            columns = [({x: 1 for x in col if x not in known}, count - sum(known[x] for x in col if x in known))
+                       for col, count in columns]
+        g = gcd(*coefs.values(), rhs) if coefs else 1
+        solved = _solve_combination(columns, {c: a // g for c, a in coefs.items()}, rhs // g)
+        if solved is None:
+            return ()
+        lam, m = solved
+        return tuple((k, n) for k, n in zip(lam, names) if k) + (((m, "x"),) if m != 1 else ())
+
+    def _row(self, coefs: dict[int, int], rhs: int) -> tuple:
+        """A row in lowest terms, cells by name: (((coefficient, 'r1c2'), ...), right side)."""
+        g = gcd(*coefs.values(), rhs) if coefs else 1
+        return tuple((a // g, self.name(c)) for c, a in sorted(coefs.items())), rhs // g
+
+    def _combined(self, combination, sources) -> str:
+        """'adding 2 x clue r1c1 - clue r1c3 + e5' (the clues as they stand, fixed cells
+        substituted), or the sources listed when no multipliers are known."""
+        if not combination:
+            return f"combining {_list(sources)}"
+        parts = []
+        for k, name in combination:
+            if name == "x":
+                continue
+            label = f"clue {name}" if _is_clue(name) else name
+            mag = "" if abs(k) == 1 else f"{abs(k)} x "
+            parts.append(("- " if k < 0 else "+ ") + mag + label)
+        text = " ".join(parts)
+        text = "adding " + (text[2:] if text.startswith("+ ") else "-" + text[2:])
+        m = next((k for k, name in combination if name == "x"), 1)
+        return text + (f" (then dividing by {m})" if m != 1 else "")
 
     def show(self, coefs: dict[int, int], rhs: int) -> str:
         """Write a linear equation over cells in lowest terms, e.g. 'r2c2 - r3c5 = 1'."""
@@ -1261,6 +1364,59 @@ def _combine(coefs, rhs, src, pivot_row, cell):
         out = {c: -v for c, v in out.items()}
         new_rhs = -new_rhs
     return out, new_rhs, src | ps
+
+
+def _range(coefs: dict[int, int], rhs: int) -> str:
+    """The bound argument of a 0/1 row in words: the least and the most its left side can be,
+    and how far the right side is from each (a cell whose coefficient is larger has one value)."""
+    g = gcd(*coefs.values(), rhs) if coefs else 1
+    if g > 1:
+        coefs, rhs = {c: a // g for c, a in coefs.items()}, rhs // g
+    low = sum(a for a in coefs.values() if a < 0)
+    high = sum(a for a in coefs.values() if a > 0)
+    if not low <= rhs <= high:
+        return f"with 0/1 cells its left side lies between {low} and {high}"
+    if rhs == high:
+        return f"with 0/1 cells its left side is at most {high}, reached only with every + cell a mine and every - cell empty"
+    if rhs == low:
+        return f"with 0/1 cells its left side is at least {low}, reached only with every + cell empty and every - cell a mine"
+    return (f"with 0/1 cells its left side lies between {low} and {high}; {rhs} is {rhs - low} above the least and "
+            f"{high - rhs} below the most, so a cell whose coefficient is larger than that has one value")
+
+
+def _solve_combination(columns, coefs: dict[int, int], rhs: int):
+    """(integers k_j, m): sum_j k_j * equation_j = m * (coefs, rhs), m > 0 whole, solved over exact
+    fractions with the free multipliers 0; None when there is none."""
+    from fractions import Fraction
+
+    cells = sorted(set(coefs).union(*(col for col, _ in columns)))
+    rows = [[Fraction(col.get(x, 0)) for col, _ in columns] + [Fraction(coefs.get(x, 0))] for x in cells]
+    rows.append([Fraction(count) for _, count in columns] + [Fraction(rhs)])
+    n = len(columns)
+    pivots = []
+    r = 0
+    for c in range(n):
+        p = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
+        if p is None:
+            continue
+        rows[r], rows[p] = rows[p], rows[r]
+        lead = rows[r][c]
+        rows[r] = [v / lead for v in rows[r]]
+        for i in range(len(rows)):
+            if i != r and rows[i][c] != 0:
+                f = rows[i][c]
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[r])]
+        pivots.append(c)
+        r += 1
+    if any(row[n] != 0 for row in rows[r:]):
+        return None
+    lam = [Fraction(0)] * n
+    for i, c in enumerate(pivots):
+        lam[c] = rows[i][n]
+    scale = 1
+    for v in lam:
+        scale = scale * v.denominator // gcd(scale, v.denominator)
+    return [int(v * scale) for v in lam], scale
 
 
 def _bound(coefs: dict[int, int], rhs: int) -> dict[int, int] | None:

@@ -1,0 +1,112 @@
+"""Proofs a person can check: each elimination step's multipliers, added up by hand (here, by the
+test, from the clues and the cells fixed before the step), give the equation it states; the
+bounds of an overlap step hold on the board as it stands; a contradiction names the clue, its
+value and the mines that break it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from recon.cli import read_problem
+from recon.model import window_cells
+from test_classic import run
+
+
+def cell(name: str) -> tuple[int, int]:
+    r, c = name[1:].split("c")
+    return int(r) - 1, int(c) - 1
+
+
+def replay(problem, steps):
+    """(the board before each step: 0, 1 or -1 open, per cell), step by step."""
+    value = np.full(problem.shape, -1) if problem.fixed is None else problem.fixed.astype(int).copy()
+    for step in steps:
+        yield value.copy()
+        for name, v in zip(step["cells"], step["values"]):
+            value[cell(name)] = v
+
+
+def as_it_stands(problem, value, name):
+    """A clue's equation with the fixed cells substituted: ({cell: 1}, count)."""
+    r, c = cell(name)
+    window = window_cells(problem.shape, r, c)
+    return ({x: 1 for x in window if value[x] == -1}, int(problem.clues[r, c]) - sum(1 for x in window if value[x] == 1))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_elimination_multipliers_add_up_to_the_stated_equation(tmp_path, seed):
+    path = tmp_path / "p.txt"
+    code, _, _ = run("generate", "10", "10", "50", "--puzzle", "--difficulty", "elimination", "--seed", str(seed), "--out", str(path))
+    problem = read_problem(str(path))
+    code, out, _ = run("explain", str(path), "--json")
+    steps = json.loads(out)["steps"]
+    checked = 0
+    derived: dict[str, tuple[set, int]] = {}  # e<k>: its cells and count when the subset rule made it
+
+    def equation(value, name):
+        if name.startswith("r"):
+            return as_it_stands(problem, value, name)
+        cells, count = derived[name]
+        return {x: 1 for x in cells if value[x] == -1}, count - sum(1 for x in cells if value[x] == 1)
+
+    for step, value in zip(steps, replay(problem, steps)):
+        if step["rule"] == "subset":
+            (small, cs), (big, cb) = (equation(value, n) for n in step["sources"])
+            assert set(small) <= set(big)
+            derived[step["derived"]] = (set(big) - set(small), cb - cs)
+        if step["rule"] != "elimination":
+            continue
+        total: dict[tuple[int, int], int] = {}
+        rhs = 0
+        for k, name in step["combination"]:
+            cells, count = equation(value, name)
+            for x in cells:
+                total[x] = total.get(x, 0) + k
+            rhs += k * count
+        total = {x: a for x, a in total.items() if a}
+        m = step["divided_by"]
+        want = {cell(n): m * a for a, n in step["equation"]["terms"]}
+        assert total == want and rhs == m * step["equation"]["rhs"], step["text"]
+        # the bound: the stated values are the only way for 0/1 cells to reach the right side
+        terms = step["equation"]["terms"]
+        for name, v in zip(step["cells"], step["values"]):
+            a = next(a for a, n in terms if n == name)
+            rest = [b for b, n in terms if n != name]
+            low, high = sum(b for b in rest if b < 0), sum(b for b in rest if b > 0)
+            target = step["equation"]["rhs"] - a * (1 - v)  # the other value
+            assert not low <= target <= high, step["text"]
+        checked += 1
+    assert checked, "no elimination step to check"
+
+
+def test_overlap_bounds_hold_on_the_board(tmp_path):
+    path = tmp_path / "p.txt"
+    run("generate", "12", "12", "45", "--puzzle", "--difficulty", "advanced", "--seed", "4", "--out", str(path))
+    problem = read_problem(str(path))
+    steps = json.loads(run("explain", str(path), "--json")[1])["steps"]
+    seen = 0
+    for step, value in zip(steps, replay(problem, steps)):
+        if step["rule"] != "overlap" or not all(n.startswith("r") for n in step["sources"]):
+            continue
+        m = re.search(r"which hold (at least|at most) (\d+)", step["text"])
+        (ca, a_cells), (cb, b_cells) = ((c, set(eq)) for eq, c in (as_it_stands(problem, value, n) for n in step["sources"]))
+        shared = a_cells & b_cells
+        low = max(0, ca - len(a_cells - shared), cb - len(b_cells - shared))
+        high = min(len(shared), ca, cb)
+        assert int(m.group(2)) == (low if m.group(1) == "at least" else high), step["text"]
+        seen += 1
+    assert seen
+
+
+def test_a_contradiction_names_the_clue_its_value_and_the_mines(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("1*?\n*??\n")
+    code, out, _ = run("explain", str(path), "--classic")
+    assert code == 1 and "clue r1c1 = 1 is exceeded: 2 mine(s) around it: r1c2 (given), r2c1 (given)" in out
+    path.write_text("011\n122\n123\n")  # r3c3 raised from 2: the reason names a clue beside it
+    code, _, err = run("solve", str(path))
+    assert code == 1 and re.search(r"clue r[23]c[23] = \d is exceeded: \d mine\(s\) around it: r\d+c\d+ \(step \d+\)", err), err
