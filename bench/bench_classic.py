@@ -19,7 +19,7 @@ from collections import deque
 
 import numpy as np
 
-from recon.count import count_solutions
+from recon.counting import count_solutions
 from recon.io.classic import board_problem
 
 

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import load_fillapix  # noqa: E402
 
 from recon import Verdict, make_problem, solve  # noqa: E402
-from recon.count import count_ambiguous  # noqa: E402
+from recon.counting import count_ambiguous  # noqa: E402
 from recon.engines import backtrack, hybrid, milp, sat  # noqa: E402
 from recon.generation import GenerationFailed, generate_puzzle  # noqa: E402
 from recon.io.foreign import read_any_status  # noqa: E402

@@ -15,6 +15,7 @@ from .io.text import FormatError, format_field, format_fields, format_status, pa
 from .model import Problem, constraint_matrix, is_solution, make_problem, random_field, status, window_sizes
 from .result import EngineDisagreement, EngineError, Grade, ReconError, Result, TimeUp, Verdict
 from .solver import solve
+from .api import count, explain, read
 
 __all__ = [
     "EngineDisagreement",
@@ -28,6 +29,8 @@ __all__ = [
     "Verdict",
     "__version__",
     "constraint_matrix",
+    "count",
+    "explain",
     "format_field",
     "format_fields",
     "format_status",
@@ -36,6 +39,7 @@ __all__ = [
     "parse_field",
     "parse_status",
     "random_field",
+    "read",
     "solve",
     "status",
     "window_sizes",

@@ -16,11 +16,11 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
-from .io.classic import (CLASSIC_FORMATS, board_problem, format_board, format_endoh1, format_mines_id, is_endoh1,
-                         is_legup_minesweeper, parse_board, parse_endoh1, parse_legup_minesweeper)
+from .io.classic import CLASSIC_FORMATS, format_board, format_endoh1, format_mines_id, is_endoh1, is_legup_minesweeper, parse_endoh1
 from .io.files import check_writable_path, write_text_atomically
+from .io.reading import InputError, problem_from_bytes
 from .io.text import FormatError, decode_text, format_field, format_fields, parse_field
-from .count import COUNT_SECONDS
+from .counting import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
 from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_problem, random_field, status
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
@@ -398,24 +398,13 @@ def problem_of(data: bytes, name: str, max_cells: int = MAX_CELLS, args: argpars
     """The Problem of an input's bytes, as read_problem reads it."""
     classic, mines = getattr(args, "classic", False), getattr(args, "mines", None)
     seen = getattr(args, "mines_see_numbers", False)
-    if is_legup_minesweeper(data):  # a classic board by its puzzle name: no flag needed
-        try:
-            return board_problem(parse_legup_minesweeper(data, name, max_cells), mines, mines_see_numbers=seen)
-        except ValueError as err:
-            if isinstance(err, FormatError):
-                raise
-            raise UsageError(f"{name}: {err}") from None
-    if classic:
-        cells, board_mines = parse_board(data, name, max_cells)
-        try:
-            return board_problem(cells, board_mines if mines is None else mines, mines_see_numbers=seen)
-        except ValueError as err:
-            raise UsageError(f"{name}: {err}") from None
-    if mines is not None or seen:
+    if not classic and not is_legup_minesweeper(data) and (mines is not None or seen):
         what = "--mines is the total" if mines is not None else "--mines-see-numbers is a rule"
         raise UsageError(f"{what} of a classic Minesweeper board: it needs --classic")
-    clues, known, _ = read_any_status(data, name, max_cells)
-    return make_problem(clues, known)
+    try:
+        return problem_from_bytes(data, name, max_cells, classic=classic, mines=mines, mines_see_numbers=seen)
+    except InputError as err:
+        raise UsageError(str(err)) from None
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -663,7 +652,7 @@ def _count_ambiguous(problem: Problem, result: Result, args: argparse.Namespace)
     """With several solutions (and --count): the exact count and probabilities, within
     SOLVE_COUNT_SECONDS or what --time-limit leaves; None when not asked, not shown (-q without
     --json) or no time is left."""
-    from .count import SOLVE_COUNT_SECONDS, count_ambiguous
+    from .counting import SOLVE_COUNT_SECONDS, count_ambiguous
 
     if result.verdict is not Verdict.MULTIPLE or not args.count or (args.quiet and not args.json):
         return None  # (quiet text output would not show it)
@@ -715,7 +704,7 @@ def _count_json(counted) -> dict[str, object]:
 
 def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Count the solutions of a status file."""
-    from .count import count_solutions
+    from .counting import count_solutions
 
     if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
         raise UsageError(f"--picture must name a .png or .svg file, got {args.picture!r}")

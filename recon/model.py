@@ -174,7 +174,28 @@ class Problem:
 def make_problem(clues: np.ndarray, known: np.ndarray | None = None, fixed: np.ndarray | None = None,
                  mines: int | None = None) -> Problem:
     """Validate clues and mask (and the fixed cells and total, if given) and return a Problem;
-    raise ValueError naming the argument."""
+    raise ValueError naming the argument.
+
+    clues: counts 0-9, a 2-D integer array; a numpy masked array's mask means "no clue" there.
+    known: True where a cell has a clue (default: everywhere; with a masked array, also where
+    it is not masked). fixed: 0 or 1 where a cell's value is given, OPEN (-1) elsewhere. mines:
+    the total number of mines.
+
+        >>> import numpy as np
+        >>> clues = np.ma.masked_array([[1, 1], [1, 1]], mask=[[False, True], [True, True]])
+        >>> make_problem(clues).known.tolist()
+        [[True, False], [False, False]]
+    """
+    if isinstance(clues, np.ma.MaskedArray):
+        hidden = np.ma.getmaskarray(clues)
+        if known is not None:
+            known = np.asarray(known)
+            if known.shape != hidden.shape:
+                raise ValueError(f"known must have the shape of clues {hidden.shape}, got {known.shape}")
+            if known.dtype != bool:
+                raise ValueError(f"known must be a boolean mask, got dtype {known.dtype}")
+        known = ~hidden if known is None else known & ~hidden
+        clues = np.ma.getdata(clues)
     clues = np.asarray(clues)
     if clues.ndim != 2 or clues.shape[0] < 1 or clues.shape[1] < 1:
         raise ValueError(f"clues must be a non-empty 2-D array, got shape {clues.shape}")

@@ -84,6 +84,28 @@ class Result:
         """Return the solution when there is exactly one, else None."""
         return self.solutions[0] if self.verdict is Verdict.UNIQUE else None
 
+    def __repr__(self) -> str:
+        """One line: the verdict, the count, the engines and their times (a notebook shows this
+        instead of every field and trace)."""
+        count = f"{self.solution_count}{'' if self.count_exact else '+'} solution(s)"
+        engines = ", ".join(f"{name} {r.seconds:.3g} s" for name, r in self.engines.items()) or f"{self.engine} {self.seconds:.3g} s"
+        grade = f", grade {self.grade}" if self.grade else ""
+        shape = f" {self.solutions[0].shape[0]}x{self.solutions[0].shape[1]}" if self.solutions else ""
+        return f"<Result{shape} {self.verdict.value}: {count}{grade}; {engines}>"
+
+    def _repr_html_(self) -> str:
+        """For notebooks: the line above and the first solution as a small grid (up to 40x40)."""
+        from html import escape
+
+        html = f"<p><code>{escape(repr(self))}</code></p>"
+        if self.solutions and self.solutions[0].shape[0] <= 40 and self.solutions[0].shape[1] <= 40:
+            cells = "".join(
+                "<tr>" + "".join(f'<td style="width:1em;height:1em;padding:0;background:{"#222" if v else "#eee"}"></td>'
+                                 for v in row) + "</tr>"
+                for row in self.solutions[0])
+            html += f'<table style="border-collapse:collapse">{cells}</table>'
+        return html
+
     def summary(self) -> dict[str, object]:
         """Return this engine's verdict and counters as plain JSON-ready values."""
         return {

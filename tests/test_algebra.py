@@ -15,7 +15,7 @@ from conftest import brute_force, brute_force_many, keys
 from recon import Verdict, make_problem, random_field, status
 from recon.io.text import format_status
 from recon.cli import main
-from recon.count import count_solutions
+from recon.counting import count_solutions
 from recon.engines import algebra, backtrack, milp
 
 
@@ -223,7 +223,7 @@ def test_a_count_cut_short_keeps_every_solution_sat_listed(monkeypatch, shape):
     """When SAT lists SAT_FIRST solutions of a group and the search that takes over runs out of
     time with fewer, the lower bound is still SAT's (it used to be the search's: 0 when it found
     none in the time left)."""
-    from recon import count
+    from recon import counting as count
     from recon.engines import sat
 
     if not sat.AVAILABLE:
@@ -320,7 +320,7 @@ def test_count_with_and_without_python_sat_agree(monkeypatch, shape):
     """With python-sat, count proves the cells every solution shares and enumerates groups by SAT
     first; without it, deduction and backtracking alone. Same counts, same probabilities, and with
     SAT the cells it names as varying are those whose probability is neither 0 nor 1."""
-    from recon import count as count_module
+    from recon import counting as count_module
     from recon.engines import sat
 
     if not sat.AVAILABLE:
@@ -350,7 +350,7 @@ def test_count_ambiguous_keeps_the_lower_bound_solve_proved_and_names_the_varyin
     """Past its limit, the count of an ambiguous status is the larger of its own lower bound and the
     solutions solve found; with python-sat the varying cells are still named, exactly."""
     from recon import solve
-    from recon.count import count_ambiguous
+    from recon.counting import count_ambiguous
     from recon.engines import sat
 
     rng = np.random.default_rng(4)
@@ -375,7 +375,7 @@ def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
     """Two groups of 3 solutions each (a clue 1 near each end) and 14 free cells between: past a
     limit of 1 per group the count is a lower bound, never above the truth (9 x 2**14), and with
     python-sat at least 2 per group (SAT saw cells of each vary)."""
-    from recon import count as count_module
+    from recon import counting as count_module
     from recon.engines import sat
 
     clues = np.zeros(shape, np.uint8)

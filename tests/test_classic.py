@@ -16,7 +16,7 @@ import pytest
 
 from recon import Verdict, solve
 from recon.cli import main
-from recon.count import count_solutions
+from recon.counting import count_solutions
 from recon.io.classic import board_problem, parse_board
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"  # ../shared beside the repository
@@ -262,7 +262,7 @@ def test_counting_along_the_frontier_equals_enumerating_super_cells(shape):
     """Dynamic programming along the frontier (what counts long frontiers) gives exactly what
     enumerating the super cells' assignments gives: the count split by mines, and each cell's
     share, on the covered cells of random boards."""
-    from recon.count import _by_frontier, _by_super_cells
+    from recon.counting import _by_frontier, _by_super_cells
 
     rng = np.random.default_rng(sum(shape) + 3)
     checked = 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from recon.count import count_solutions
+from recon.counting import count_solutions
 from recon.generation.classic import NoBoard, check_request, draw_field, no_guess_field, play
 from recon.io.classic import board_problem, format_endoh1, format_mines_id, parse_board, parse_endoh1, parse_mines_id
 from recon.rules.sweeper import Sweeper, numbers_of

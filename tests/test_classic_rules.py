@@ -269,7 +269,7 @@ def test_every_mine_sees_a_number_is_an_option(tmp_path):
             with pytest.raises(ValueError, match="sees no number"):
                 board_problem(cells, None, mines_see_numbers=True)
             continue
-        from recon.count import count_solutions
+        from recon.counting import count_solutions
 
         counted = count_solutions(board_problem(cells, None, mines_see_numbers=True))
         assert counted.exact and counted.count == len(every)

@@ -410,7 +410,7 @@ def test_solve_count_can_be_turned_off_and_is_skipped_without_time_left(seed_exa
 
 def test_solve_count_that_contradicts_the_solutions_is_a_bug(monkeypatch):
     """A count below the solutions solve found and verified exits 70 with both answers."""
-    from recon import count as count_module
+    from recon import counting as count_module
 
     real = count_module.count_solutions
 
@@ -425,7 +425,7 @@ def test_solve_count_that_contradicts_the_solutions_is_a_bug(monkeypatch):
 
 
 def test_count_stops_at_its_default_time_limit_and_says_it_is_a_lower_bound(monkeypatch, tmp_path):
-    """recon count has a default time limit (count.COUNT_SECONDS): a group with more solutions
+    """recon count has a default time limit (counting.COUNT_SECONDS): a group with more solutions
     than any enumeration reaches gives "at least N" (exit 4) instead of no answer for hours."""
     import recon.cli as cli
 
@@ -446,7 +446,7 @@ def test_the_counts_plain_enumeration_check_keeps_to_the_time_limit(monkeypatch,
     count has 1 s, spent 5.5 s on an ambiguous 20x20 advanced puzzle, with --time-limit 2 too)."""
     import time
 
-    from recon import count as count_module
+    from recon import counting as count_module
     from recon.model import make_problem
 
     field = np.random.default_rng(sum(shape)).random(shape) < 0.5

@@ -12,7 +12,7 @@ import pytest
 
 from recon import make_problem, random_field, status
 from recon.cli import main
-from recon.count import count_solutions
+from recon.counting import count_solutions
 from recon.engines import algebra, backtrack
 from recon.io.foreign import mosaic_refusal, read_any_status
 from recon.io.text import format_status

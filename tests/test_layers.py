@@ -20,7 +20,7 @@ LAYERS = {
     "recon.compiled": 2,
     "recon.engines": 3,
     "recon.solver": 4,
-    "recon.count": 4,
+    "recon.counting": 4,
     "recon.generation": 5,
     "recon.play": 6,
     "recon.cli": 7,

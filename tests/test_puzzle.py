@@ -643,7 +643,7 @@ def test_window_fixed_nearby_is_a_proof(shape):
     clue has the field's values on its window (exact per-cell counts), at every radius; and a
     larger radius proves at least what a smaller one does on these puzzles (a superset of
     equations)."""
-    from recon.count import count_solutions
+    from recon.counting import count_solutions
 
     rng = np.random.default_rng(sum(shape) * 7)
     proved = 0

@@ -5,7 +5,7 @@ as modern Minesweeper guarantees; `safe`: it is no mine; `any`: it may be one), 
 board. The player opens the start cell, then repeats:
 
 1. the rules of `recon.rules.sweeper` open every cell they prove safe and mark every proved mine;
-2. when they stall, `recon.count` gives every covered cell's exact mine probability given the
+2. when they stall, `recon.counting` gives every covered cell's exact mine probability given the
    numbers, the marks and the total: a cell at 0 is safe after all (opened, no guess), one at 1 a
    mine;
 3. otherwise it guesses the covered cell least likely to be a mine. Ties (within 1e-9) go to the
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..count import count_solutions
+from ..counting import count_solutions
 from ..generation.classic import draw_field, no_guess_field
 from ..io.classic import board_problem
 from ..model import OPEN

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..count import count_solutions
+from ..counting import count_solutions
 from ..generation.classic import draw_field, no_guess_field
 from ..io.classic import board_problem
 from ..rules.sweeper import Sweeper

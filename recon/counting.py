@@ -65,6 +65,13 @@ class Count:
     #: the independent groups of open cells counted apart (a partial status), None for a full one
     groups: int | None = None
 
+    @property
+    def array(self) -> np.ndarray | None:
+        """The probabilities as a float array (the exact fractions are `probabilities`)."""
+        if self.probabilities is None:
+            return None
+        return np.array([[float(p) for p in row] for row in self.probabilities])
+
 
 def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_probabilities: bool):
     """Count by enumeration: (count, exhausted, mine tallies or None). With a total, the fields

@@ -1,0 +1,50 @@
+"""Read any input recon knows into a Problem, by its content: recon's status text, Tatham's Mosaic
+game IDs, hakank's and LEGUP's Fill-a-Pix formats, LEGUP Minesweeper XML (a classic board by its
+puzzle name), and classic board text when asked for (`classic=True`: its digits would read as a
+status otherwise)."""
+
+from __future__ import annotations
+
+from ..model import MAX_CELLS, Problem, make_problem
+from .classic import board_problem, is_legup_minesweeper, parse_board, parse_legup_minesweeper
+from .foreign import read_any_status
+from .text import FormatError
+
+
+class InputError(ValueError):
+    """The input reads, but cannot be what was asked: a total a board cannot hold, a flag that
+    sees no number under LEGUP's third rule. The message starts with the input's name."""
+
+
+def problem_from_bytes(data: bytes | str, name: str = "<string>", max_cells: int = MAX_CELLS, *, classic: bool = False,
+                       mines: int | None = None, mines_see_numbers: bool = False) -> Problem:
+    """The Problem of an input (see the module's notes). `mines` (a classic board's total) overrides
+    a '# mines: N' line. Raises FormatError (with line and column) for text that does not read,
+    InputError for a board that cannot be what was asked."""
+    if is_legup_minesweeper(data):
+        cells, board_mines = parse_legup_minesweeper(data, name, max_cells), None
+    elif classic:
+        cells, board_mines = parse_board(data, name, max_cells)
+    else:
+        if mines is not None or mines_see_numbers:
+            raise InputError(f"{name}: a total or LEGUP's third rule is for a classic board: read it as one")
+        clues, known, _ = read_any_status(data, name, max_cells)
+        return make_problem(clues, known)
+    try:
+        return board_problem(cells, board_mines if mines is None else mines, mines_see_numbers=mines_see_numbers)
+    except FormatError:
+        raise
+    except ValueError as err:
+        raise InputError(f"{name}: {err}") from None
+
+
+def read(path: str, *, classic: bool = False, mines: int | None = None, mines_see_numbers: bool = False,
+         max_cells: int = MAX_CELLS) -> Problem:
+    """Read a file in any format recon knows (by its content) and return its Problem.
+
+    classic: the file is classic Minesweeper board text (0-8 opened, ? covered, * a mine);
+    LEGUP Minesweeper XML is recognised without it. mines: a classic board's total number of mines.
+    Raises FormatError (path, line, column, what was expected), InputError, OSError."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    return problem_from_bytes(data, path, max_cells, classic=classic, mines=mines, mines_see_numbers=mines_see_numbers)
