@@ -230,19 +230,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--limit", metavar="N", type=_whole("N", 1), default=100_000, help="enumerate at most N solutions of a partial status (default: 100000)")
     c.add_argument("--time-limit", metavar="SECONDS", type=_seconds, default=COUNT_SECONDS,
                    help=f"stop enumerating after SECONDS (default: {COUNT_SECONDS:g}); the count is then a lower bound")
-    c.add_argument("--picture", metavar="PICTURE", help="also draw the probabilities as a heat map (.png or .svg; needs recon[plot])")
+    c.add_argument("--picture", metavar="PICTURE", help="also draw the probabilities as a heat map (.png, .svg or .pdf; needs recon[plot])")
 
     r = _command(
         commands,
         "render",
-        "draw a status file and its solutions as a PNG or SVG picture (needs recon[plot])",
+        "draw a status file and its solutions as a PNG, SVG or PDF picture (needs recon[plot])",
         "Solve FILE and draw its clues and solutions: mines dark, clues in their cells, cells "
         "fixed by trimming shaded by the step that fixed them, cells where solutions differ outlined "
         "in red. With --field, FILE is a field to draw with its counts.",
         "status file (or field file with --field), or - for standard input",
         classic=True,
     )
-    r.add_argument("--out", metavar="PICTURE", required=True, help="the picture to write: .png or .svg")
+    r.add_argument("--out", metavar="PICTURE", required=True, help="the picture to write: .png, .svg or .pdf")
+    r.add_argument("--puzzle-only", action="store_true", help="draw the bare puzzle, its clues only, without solving it")
     r.add_argument("--field", action="store_true", help="FILE is a field (x = mine), not a status")
     _solve_options(r, "draw")
 
@@ -354,6 +355,8 @@ def _cell_arg(text: str) -> tuple[int, int]:
 
 # ----------------------------------------------------------------------------- files
 
+
+PICTURE_SUFFIXES = (".png", ".svg", ".pdf")
 
 #: The largest input read (about 16,000 x 16,000 cells); beyond it recon refuses before reading.
 MAX_INPUT_BYTES = 256 * 2**20
@@ -706,8 +709,8 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Count the solutions of a status file."""
     from .counting import count_solutions
 
-    if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
-        raise UsageError(f"--picture must name a .png or .svg file, got {args.picture!r}")
+    if args.picture and os.path.splitext(args.picture)[1].lower() not in PICTURE_SUFFIXES:
+        raise UsageError(f"--picture must name a .png, .svg or .pdf file, got {args.picture!r}")
     problem = read_problem(args.file, args.max_cells, args)
     want = args.probabilities or bool(args.picture)
     counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=_time_left(args))
@@ -741,11 +744,19 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.picture:
         from .io import pictures as render
 
-        if probs is None:
-            raise UsageError("no picture: the probabilities need an exact count" + (f" ({counted.reason})" if counted.reason else ""))
-        grid = np.array([[float(p) for p in row] for row in probs])
         try:
-            size = render.draw_probabilities(args.picture, problem, grid, f"mine probability over {counted.count} solutions")
+            if probs is not None:
+                grid = np.array([[float(p) for p in row] for row in probs])
+                size = render.draw_probabilities(args.picture, problem, grid, f"mine probability over {counted.count} solutions")
+            else:  # what is known without the count: the cells trimming proves the same in every solution
+                from .engines import trim
+
+                known = trim.solve(problem, time_limit=_time_left(args))
+                decided = known.decided if known.decided is not None else np.zeros(problem.shape, dtype=bool)
+                partial = known.partial if known.partial is not None else np.zeros(problem.shape, dtype=bool)
+                size = render.draw_probabilities(args.picture, problem, None,
+                                                 f"at least {counted.count} solutions: the count did not finish",
+                                                 decided, partial.astype(int))
         except render.MissingDependency as err:
             raise UsageError(str(err)) from None
         stderr.write(f"wrote {args.picture} ({size[0]}x{size[1]} px)\n")
@@ -773,8 +784,8 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Draw a status file and its solutions, or a field, into a picture."""
     from .io import pictures as render
 
-    if os.path.splitext(args.out)[1].lower() not in (".png", ".svg"):
-        raise UsageError(f"--out must name a .png or .svg file, got {args.out!r}")
+    if os.path.splitext(args.out)[1].lower() not in PICTURE_SUFFIXES:
+        raise UsageError(f"--out must name a .png, .svg or .pdf file, got {args.out!r}")
     data, name = read_input(args.file)
     if args.field:
         field = parse_field(data, name, args.max_cells)
@@ -782,6 +793,10 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         _draw(render, args.out, problem, [field], None, ["field and its counts"])
         return EXIT_UNIQUE
     problem = problem_of(data, name, args.max_cells, args)
+    if args.puzzle_only:
+        size = _draw(render, args.out, problem, [], None, ["the puzzle"])
+        stderr.write(f"wrote {args.out} ({size[0]}x{size[1]} px)\n")
+        return 0
     args.engine, args.explain = "auto", True
     result = _solve_for_cli(problem, "render", args, stderr)
     if result is None:

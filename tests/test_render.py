@@ -33,7 +33,7 @@ def test_render_png_of_two_solutions(tmp_path):
     target = tmp_path / "five.png"
     code, _, err = run("render", str(DATA / "seed-5x5.txt"), "--out", str(target))
     assert code == 3
-    assert png_size(target) == picture_size((5, 5), 2)
+    assert png_size(target) == picture_size((5, 5), 2, legend=True)
     assert f"wrote {target}" in err
     assert [p.name for p in tmp_path.iterdir()] == ["five.png"]
 
@@ -46,7 +46,7 @@ def test_render_png_of_a_non_square_field(tmp_path):
     code, _, _ = run("render", str(field), "--field", "--out", str(target))
     assert code == 0
     width, height = png_size(target)
-    assert (width, height) == picture_size((2, 7), 1) and width > height
+    assert (width, height) == picture_size((2, 7), 1, legend=True) and width > height
 
 
 def test_render_svg(tmp_path):
@@ -56,6 +56,8 @@ def test_render_svg(tmp_path):
     assert code == 0
     text = target.read_text()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
+    # text stays text (searchable): the clue digits and the legend are <text> elements
+    assert text.count("<text") >= 9 + 1 and "dark: mine" in text
 
 
 def test_render_without_matplotlib_says_how_to_install(tmp_path, monkeypatch):
@@ -76,7 +78,7 @@ def test_render_without_matplotlib_says_how_to_install(tmp_path, monkeypatch):
 
 def test_render_refuses_other_formats(tmp_path):
     code, _, err = run("render", str(DATA / "seed-3x3.txt"), "--out", str(tmp_path / "x.jpg"))
-    assert code == 2 and "--out must name a .png or .svg file" in err
+    assert code == 2 and "--out must name a .png, .svg or .pdf file" in err
 
 
 def test_count_heat_map_png(tmp_path):
@@ -84,12 +86,35 @@ def test_count_heat_map_png(tmp_path):
     target = tmp_path / "heat.png"
     code, out, err = run("count", str(DATA / "seed-5x5.txt"), "--picture", str(target))
     assert code == 3 and out == "2 solutions\n"
-    assert png_size(target) == picture_size((5, 5), 1)
+    width, height = png_size(target)
+    assert (width - 100, height) == picture_size((5, 5), 1, legend=True)  # a colour bar beside
 
 
-def test_count_heat_map_needs_an_exact_count(tmp_path):
+def test_count_heat_map_without_an_exact_count_draws_what_is_known(tmp_path):
+    pytest.importorskip("matplotlib")
     status_file = tmp_path / "s.txt"
     rng = np.random.default_rng(1)  # a wide ambiguous region: no exact count within the time limit
     status_file.write_text(format_status(status(rng.random((30, 30)) < 0.5), rng.random((30, 30)) < 0.25))
-    code, _, err = run("count", str(status_file), "--time-limit", "0.3", "--picture", str(tmp_path / "h.png"))
-    assert code == 2 and "need an exact count" in err
+    target = tmp_path / "h.svg"
+    code, _, err = run("count", str(status_file), "--time-limit", "0.5", "--picture", str(target))
+    text = target.read_text()
+    assert code == 4 and "at least" in text and "grey ?: not known" in text and text.count(">?<") > 100
+
+
+def test_heat_map_marks_certain_cells_and_writes_each_probability(tmp_path):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "h.svg"
+    code, _, _ = run("count", str(DATA / "seed-5x5.txt"), "--picture", str(target))
+    text = target.read_text()
+    assert code == 3 and text.count(">.50<") == 4  # the four varying cells, written out
+    assert "a mine in every solution" in text and "empty in every solution" in text
+
+
+def test_render_pdf_and_the_bare_puzzle(tmp_path):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "p.pdf"
+    code, _, err = run("render", str(DATA / "seed-5x5.txt"), "--out", str(target), "--puzzle-only")
+    assert code == 0 and target.read_bytes()[:5] == b"%PDF-" and "multiple" not in err
+    svg = tmp_path / "p.svg"
+    run("render", str(DATA / "seed-5x5.txt"), "--out", str(svg), "--puzzle-only")
+    assert "the puzzle" in svg.read_text() and "solution 1" not in svg.read_text()

@@ -19,23 +19,26 @@ MARGIN_INCHES = 0.3
 TITLE_INCHES = 0.35
 DPI = 100
 INSTALL_HINT = "drawing needs matplotlib: pip install 'recon[plot]' (or pip install matplotlib)"
+#: The picture formats, by file suffix. SVG keeps its text as text (searchable, selectable).
+PICTURE_FORMATS = (".png", ".svg", ".pdf")
+LEGEND_INCHES = 0.45
 
 
 class MissingDependency(ImportError):
     """An optional dependency is not installed; the message says how to install it."""
 
 
-def picture_size(shape: tuple[int, int], panels: int) -> tuple[int, int]:
+def picture_size(shape: tuple[int, int], panels: int, legend: bool = False) -> tuple[int, int]:
     """Return the (width, height) in pixels of a picture of `panels` grids of this shape."""
-    width, height = _figure_inches(shape, panels)
+    width, height = _figure_inches(shape, panels, legend)
     return round(width * DPI), round(height * DPI)
 
 
-def _figure_inches(shape: tuple[int, int], panels: int) -> tuple[float, float]:
+def _figure_inches(shape: tuple[int, int], panels: int, legend: bool = False) -> tuple[float, float]:
     rows, cols = shape
     panels = max(panels, 1)
     width = panels * (cols * CELL_INCHES + 2 * MARGIN_INCHES)
-    height = rows * CELL_INCHES + 2 * MARGIN_INCHES + TITLE_INCHES
+    height = rows * CELL_INCHES + 2 * MARGIN_INCHES + TITLE_INCHES + (LEGEND_INCHES if legend else 0)
     return width, height
 
 
@@ -62,6 +65,18 @@ def _pyplot():
     return plt
 
 
+def _save(plt, fig, path: str) -> None:
+    """Write the figure atomically in the format its suffix names; SVG text stays text."""
+    suffix = os.path.splitext(path)[1].lower().lstrip(".") or "png"
+    import matplotlib
+
+    try:
+        with matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}):
+            write_atomically(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format=suffix))
+    finally:
+        plt.close(fig)
+
+
 def draw(
     path: str,
     problem: Problem | None,
@@ -69,17 +84,31 @@ def draw(
     *,
     steps: np.ndarray | None = None,
     titles: list[str] | None = None,
+    legend: bool = True,
 ) -> tuple[int, int]:
-    """Draw clues and fields into a PNG or SVG file (atomically); return its size in pixels."""
+    """Draw clues and fields into a PNG, SVG or PDF file (atomically); return its size in pixels.
+    No fields: the bare puzzle, its clues only. legend: say what the marks mean, under the panels."""
     plt = _pyplot()
-    fig = figure(problem, fields, steps=steps, titles=titles)
-    suffix = os.path.splitext(path)[1].lower().lstrip(".") or "png"
-    try:
-        write_atomically(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format=suffix))
-    finally:
-        plt.close(fig)
+    fig = figure(problem, fields, steps=steps, titles=titles, legend=legend)
+    if legend:
+        _legend(fig, fields, steps)
+    _save(plt, fig, path)
     shape = problem.shape if problem is not None else fields[0].shape
-    return picture_size(shape, max(len(fields), 1))
+    return picture_size(shape, max(len(fields), 1), legend)
+
+
+def _legend(fig, fields: list[np.ndarray], steps: np.ndarray | None) -> None:
+    """A line of text under the panels: what dark, shaded and outlined cells mean."""
+    parts = []
+    if fields:
+        parts.append("dark: mine")
+    if steps is not None and steps.max() > 0:
+        parts.append(f"shaded: fixed by trimming, light at step 1 to dark at step {int(steps.max())}")
+    if len(fields) > 1:
+        parts.append("red outline: the solutions differ there")
+    if not fields:
+        parts.append("the puzzle: a number counts the mines in its 3x3 window, itself included")
+    fig.text(0.01, 0.005, "\n".join(parts), fontsize=6, ha="left", va="bottom")
 
 
 def figure(
@@ -90,6 +119,7 @@ def figure(
     titles: list[str] | None = None,
     decided: list[np.ndarray] | None = None,
     outline_differences: bool = True,
+    legend: bool = False,
 ):
     """Return a matplotlib Figure with one panel per field (clues only when there is no field).
 
@@ -107,14 +137,15 @@ def figure(
     differ = np.zeros(shape, bool)
     for f in fields[1:]:
         differ |= f != fields[0]
-    width, height = _figure_inches(shape, len(panels))
+    width, height = _figure_inches(shape, len(panels), legend)
     fig = plt.figure(figsize=(width, height), dpi=DPI)
     panel_w = width / len(panels)
+    below = MARGIN_INCHES + (LEGEND_INCHES if legend else 0)  # room for the legend under the panels
     last = steps.max() if steps is not None and steps.size else 0
     cmap = plt.get_cmap("YlGnBu")
     for i, field in enumerate(panels):
         left = (i * panel_w + MARGIN_INCHES) / width
-        bottom = MARGIN_INCHES / height
+        bottom = below / height
         ax = fig.add_axes((left, bottom, cols * CELL_INCHES / width, rows * CELL_INCHES / height))
         ax.set_xlim(0, cols)
         ax.set_ylim(rows, 0)
@@ -151,15 +182,26 @@ def figure(
     return fig
 
 
-def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray, title: str) -> tuple[int, int]:
-    """Draw each cell's mine probability as a heat map (white 0 .. dark red 1), clues written in."""
+def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray | None, title: str,
+                       known_cells: np.ndarray | None = None, known_values: np.ndarray | None = None) -> tuple[int, int]:
+    """Draw each cell's mine probability as a heat map, clues written in.
+
+    Varying cells are coloured from white (0) to dark red (1) with their probability written
+    under the clue; certain cells get their own marks, so 0.97 is never taken for 1: a certain
+    mine is black with a white cross, a certain empty cell white with a small open circle. A
+    colour bar gives the scale with its exact ends. Without probabilities (a count that did not
+    finish), known_cells / known_values give the cells proved the same in every solution; the
+    others are grey with a '?'."""
     plt = _pyplot()
+    from matplotlib.colors import Normalize
     from matplotlib.patches import Rectangle
 
     rows, cols = problem.shape
-    width, height = _figure_inches(problem.shape, 1)
+    width, height = _figure_inches(problem.shape, 1, legend=True)
+    width += 1.0  # the colour bar
+    below = MARGIN_INCHES + LEGEND_INCHES
     fig = plt.figure(figsize=(width, height), dpi=DPI)
-    ax = fig.add_axes((MARGIN_INCHES / width, MARGIN_INCHES / height, cols * CELL_INCHES / width, rows * CELL_INCHES / height))
+    ax = fig.add_axes((MARGIN_INCHES / width, below / height, cols * CELL_INCHES / width, rows * CELL_INCHES / height))
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)
     ax.set_aspect("equal")
@@ -167,17 +209,44 @@ def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray, t
     cmap = plt.get_cmap("Reds")
     for r in range(rows):
         for c in range(cols):
-            p = float(probabilities[r, c])
-            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=cmap(p), edgecolor="#999999", linewidth=0.6))
-            label = str(int(problem.clues[r, c])) if problem.known[r, c] else ""
-            if 0 < p < 1:
-                label = f"{p:.2f}".lstrip("0") if not label else label
-            if label:
-                ax.text(c + 0.5, r + 0.55, label, ha="center", va="center", fontsize=8,
-                        color="white" if p > 0.6 else "black")
+            clue = str(int(problem.clues[r, c])) if problem.known[r, c] else ""
+            if probabilities is not None:
+                p = float(probabilities[r, c])
+                certain = p in (0.0, 1.0)
+            elif known_cells is not None and known_cells[r, c]:
+                p, certain = float(known_values[r, c]), True
+            else:
+                p, certain = None, False
+            if certain and p == 1:
+                face, ink = "#111111", "white"
+            elif certain:
+                face, ink = "white", "black"
+            elif p is None:
+                face, ink = "#cccccc", "black"
+            else:
+                face, ink = cmap(p), ("white" if p > 0.6 else "black")
+            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=face, edgecolor="#999999", linewidth=0.6))
+            if certain and p == 1:  # a small cross in the corner, the clue stays readable
+                ax.plot([c + 0.74, c + 0.9], [r + 0.1, r + 0.26], color="white", linewidth=1)
+                ax.plot([c + 0.74, c + 0.9], [r + 0.26, r + 0.1], color="white", linewidth=1)
+            elif certain:
+                ax.add_patch(plt.Circle((c + 0.82, r + 0.18), 0.08, fill=False, edgecolor="#555555", linewidth=0.7))
+            if clue:
+                ax.text(c + 0.5, r + (0.4 if p is not None and not certain else 0.55), clue, ha="center", va="center",
+                        fontsize=9, color=ink)
+            if p is not None and not certain:
+                ax.text(c + 0.5, r + (0.78 if clue else 0.55), f"{p:.2f}".lstrip("0"), ha="center", va="center",
+                        fontsize=6 if clue else 8, color=ink)
+            elif p is None:
+                ax.text(c + 0.5, r + 0.8 if clue else r + 0.55, "?", ha="center", va="center", fontsize=7, color="#444444")
     ax.set_title(title, fontsize=9)
-    try:
-        write_atomically(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format=os.path.splitext(path)[1].lstrip(".").lower() or "png"))
-    finally:
-        plt.close(fig)
-    return picture_size(problem.shape, 1)
+    bar = fig.add_axes(((width - 0.8) / width, below / height, 0.15 / width, rows * CELL_INCHES / height))
+    scale = fig.colorbar(plt.cm.ScalarMappable(norm=Normalize(0, 1), cmap=cmap), cax=bar)
+    scale.set_ticks([0, 0.25, 0.5, 0.75, 1])
+    scale.set_ticklabels(["0", ".25", ".5", ".75", "1"])
+    scale.ax.tick_params(labelsize=7)
+    fig.text(0.01, 0.005, "black, x: a mine in every solution\no: empty in every solution"
+             + ("; grey ?: not known" if probabilities is None else ""), fontsize=6, ha="left", va="bottom")
+    _save(plt, fig, path)
+    w, h = picture_size(problem.shape, 1, legend=True)
+    return w + DPI, h
