@@ -713,7 +713,11 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"--picture must name a .png, .svg or .pdf file, got {args.picture!r}")
     problem = read_problem(args.file, args.max_cells, args)
     want = args.probabilities or bool(args.picture)
-    counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=_time_left(args))
+    show = _ProgressWriter(stderr, None)  # on a terminal only: a line rewritten in place
+    try:
+        counted = count_solutions(problem, probabilities=want, limit=args.limit, time_limit=_time_left(args), progress=show)
+    finally:
+        show.done()
     probs = counted.probabilities
     certain_mines = certain_empty = None
     if probs is not None:

@@ -32,6 +32,8 @@ CROSSCHECK_COUNT = 2_000
 #: Plain enumeration of a partial status (the check of the group count) gives up after this long,
 #: or sooner when the time limit of the count runs out.
 CROSSCHECK_SECONDS = 5.0
+#: How often a count says where it is, at most (seconds).
+PROGRESS_SECONDS = 1.0
 #: Enumeration with a total walks the fields without it; past this many skipped per field
 #: counted it stops, unfinished (cells no number sees make most of them the wrong size).
 SKIPPED_PER_COUNTED = 20
@@ -99,13 +101,15 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_pro
 
 def count_solutions(
     problem: Problem, *, probabilities: bool = False, limit: int = 100_000, time_limit: float | None = None,
-    super_cells: bool = True, crosscheck: bool = True,
+    super_cells: bool = True, crosscheck: bool = True, progress=None,
 ) -> Count:
     """Count the solutions of a status exactly (or give a lower bound past the limit).
     super_cells: count a partial status by super cells first (see _by_super_cells); False goes
     straight to SAT's backbone and the enumerators, what happens when super cells do not suffice.
     crosscheck: count a small partial status again by plain enumeration (a player asking move
-    after move, whose counts the tests hold to brute force, leaves it out)."""
+    after move, whose counts the tests hold to brute force, leaves it out). progress: called with
+    a line saying where the count is, at most once a PROGRESS_SECONDS (the command line shows it
+    on a terminal)."""
     start = time.perf_counter()
     rows, cols = problem.shape
     if problem.is_full and not problem.has_conditions:
@@ -139,9 +143,10 @@ def count_solutions(
     # enumerators that follow are for the groups that do not yield to it
     exhausted = False
     if super_cells:
-        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, quick=True)
+        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, quick=True, progress=progress)
     if not exhausted:
-        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, super_cells=super_cells)
+        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, super_cells=super_cells,
+                                                                  progress=progress)
     if crosscheck and problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
         method += _checked_by_plain_enumeration(problem, n, deadline)
     probs = None
@@ -177,7 +182,8 @@ def _checked_by_plain_enumeration(problem: Problem, n: int, deadline: float | No
     return ", checked by plain enumeration" if plain_exhausted else " (plain enumeration did not finish)"
 
 
-def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool = False, super_cells: bool = True):
+def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool = False, super_cells: bool = True,
+               progress=None):
     """Count a partial status group by group: (count, exact, per-cell Fractions, how it was
     counted, the cells proved to vary or None, the number of groups)."""
     rows, cols = problem.shape
@@ -230,7 +236,11 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     total, exact = 1 << (len(open_cells) - len(seen_by_clue)), True  # cells no open clue sees: free
     hows: set[str] = set()
     by_mines = []  # with a total: per group, {mines in the group: [solutions, {cell: mines}]}
-    for g, cells in members.items():
+    said = time.perf_counter()
+    for done, (g, cells) in enumerate(members.items()):
+        if progress is not None and time.perf_counter() - said >= PROGRESS_SECONDS:
+            said = time.perf_counter()
+            progress(f"counting group {done + 1} of {len(members)} ({len(cells)} cells){' by super cells' if quick else ''}")
         if quick:
             count, tally, complete, per_k = _by_super_cells(sorted(cells), group_eqs[g], min(limit, QUICK_ASSIGNMENTS), deadline)
             how = "super cells"

@@ -92,3 +92,18 @@ def test_the_readme_python_block_runs(monkeypatch):
     monkeypatch.chdir(root)
     namespace: dict = {}
     exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102 - our own README
+
+
+def test_count_says_where_it_is(monkeypatch):
+    """The progress callback (the command line shows it on a terminal): one line per group here,
+    with the interval set to nothing."""
+    from recon import counting
+
+    monkeypatch.setattr(counting, "PROGRESS_SECONDS", 0.0)
+    rng = np.random.default_rng(3)
+    field = rng.random((12, 12)) < 0.4
+    known = rng.random((12, 12)) < 0.5
+    lines: list[str] = []
+    counted = counting.count_solutions(recon.make_problem(recon.status(field), known), progress=lines.append)
+    assert counted.exact and lines and all(line.startswith("counting group ") for line in lines)
+    assert len(lines) == counted.groups
