@@ -208,7 +208,22 @@ def solve(
 ) -> Result:
     """Reconstruct every field (up to max_solutions) whose status matches the known clues.
 
+    clues: counts 0-9, a 2-D integer array (a masked array: the mask means no clue), or a
+    Problem (from `recon.read` or `make_problem`: fixed cells and a total too). known: True where
+    a cell has a clue (default: everywhere).
     engine: "auto", "all", an engine name, or a list of engine names (the first one leads).
+    time_limit: seconds for the whole solve; an engine that runs out says undecided, never guesses.
+    Returns a Result: verdict, the verified solutions, solution_count, count_exact, grade, and
+    each engine's own Result in `engines`. Raises ValueError for bad arguments, EngineError or
+    EngineDisagreement for a bug (a field that fails the clues, engines that disagree).
+
+        >>> import numpy as np, recon
+        >>> result = recon.solve(np.array([[1, 1, 1], [1, 1, 1]]))  # one mine, seen by every count
+        >>> result.verdict.value, result.solution_count, result.count_exact
+        ('multiple', 2, True)
+        >>> sorted("/".join(recon.format_field(f).split()) for f in result.solutions)
+        ['___/_x_', '_x_/___']
+
     compiled_trim: the hybrid engine trims with the compiled kernels (`recon.compiled`, needs
     numba): the same answers, faster for a batch that pays their loading time once.
     case_split: trimming splits cases where its other rules stall, so that its proof (the

@@ -15,7 +15,7 @@ from recon.io.reading import InputError
 from test_classic import SHARED
 
 
-@pytest.mark.parametrize("module", ["recon", "recon.api", "recon.model"])
+@pytest.mark.parametrize("module", ["recon", "recon.api", "recon.model", "recon.solver", "recon.io.text"])
 def test_docstring_examples_run(module):
     failed, tried = doctest.testmod(importlib.import_module(module))
     assert tried and not failed

@@ -218,7 +218,16 @@ def _read_grid(data: bytes | str, path: str, grammar: _Grammar) -> tuple[np.ndar
 
 def parse_status(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
     """Parse status text into (clues, known): uint8 counts and the mask of cells with a clue.
-    A grid of more than max_cells cells is refused (the memory it takes is the input's)."""
+    A grid of more than max_cells cells is refused (the memory it takes is the input's). Raises
+    FormatError naming path, the 1-based line and column, what was expected and what was found.
+
+        >>> clues, known = parse_status("1?\n11\n")
+        >>> clues.tolist(), known.tolist()
+        ([[1, 0], [1, 1]], [[True, False], [True, True]])
+        >>> parse_status("1z\n", "s.txt")
+        Traceback (most recent call last):
+        recon.io.text.FormatError: s.txt:1:2: expected a count 0-9, or '?', '.' or '-' for a cell without a clue, got 'z'
+    """
     codes, line_numbers, tokens = _read_grid(data, path, _STATUS)
     try:
         check_size(*codes.shape, max_cells, f"the status in {path}")
