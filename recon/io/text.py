@@ -221,10 +221,10 @@ def parse_status(data: bytes | str, path: str = "<string>", max_cells: int = MAX
     A grid of more than max_cells cells is refused (the memory it takes is the input's). Raises
     FormatError naming path, the 1-based line and column, what was expected and what was found.
 
-        >>> clues, known = parse_status("1?\n11\n")
+        >>> clues, known = parse_status("1? 11".replace(" ", chr(10)))
         >>> clues.tolist(), known.tolist()
         ([[1, 0], [1, 1]], [[True, False], [True, True]])
-        >>> parse_status("1z\n", "s.txt")
+        >>> parse_status("1z", "s.txt")
         Traceback (most recent call last):
         recon.io.text.FormatError: s.txt:1:2: expected a count 0-9, or '?', '.' or '-' for a cell without a clue, got 'z'
     """
