@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .counting import Count, count_solutions
-from .engines import trim
 from .io.reading import read
 from .model import Problem, make_problem
 
@@ -18,7 +16,7 @@ def _problem(clues, known) -> Problem:
 
 
 def count(clues: np.ndarray | Problem, known: np.ndarray | None = None, *, probabilities: bool = True,
-          limit: int = 100_000, time_limit: float | None = None) -> Count:
+          limit: int = 100_000, time_limit: float | None = None):
     """Count the fields that match (exactly, or a lower bound past `limit` or `time_limit`).
 
     clues: counts 0-9 (a masked array: the mask means no clue), or a Problem (a classic board
@@ -31,6 +29,8 @@ def count(clues: np.ndarray | Problem, known: np.ndarray | None = None, *, proba
         >>> c.count, c.exact, c.array.tolist(), str(c.probabilities[0][0])
         (2, True, [[0.5, 0.5]], '1/2')
     """
+    from .counting import count_solutions  # loaded when used: start-up stays short
+
     return count_solutions(_problem(clues, known), probabilities=probabilities, limit=limit, time_limit=time_limit)
 
 
@@ -46,4 +46,6 @@ def explain(clues: np.ndarray | Problem, known: np.ndarray | None = None, *, cas
         >>> steps[0].rule, steps[0].text
         ('all-empty', 'clue r1c1 = 0: its window r1c1 r1c2 r2c1 r2c2 holds no mine -> all four empty')
     """
+    from .engines import trim
+
     return trim.solve(_problem(clues, known), cases=cases, time_limit=time_limit).trace

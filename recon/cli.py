@@ -26,7 +26,6 @@ from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_pr
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
 from .compiled import AVAILABLE as COMPILED_AVAILABLE
 from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
-from .rules.trim import classic_names
 from .solver import ENGINE_CHOICES, plan, solve
 
 #: From this many cells, generation without an extra takes seconds where it would take a fraction
@@ -551,6 +550,8 @@ def equations_text(problem: Problem) -> list[str]:
 def _steps_json(result: Result, problem: Problem) -> list[dict]:
     """The trace as JSON records; on a classic board each names its LEGUP and endoh1 rule too
     ("legup", "endoh1": null where that vocabulary has no such rule)."""
+    from .rules.trim import classic_names
+
     steps = [step.to_json() for step in result.trace]
     if problem.has_conditions:
         for record, names in zip(steps, classic_names(result.trace, problem)):
@@ -564,6 +565,8 @@ def explanation(result: Result, problem: Problem) -> str:
     out += [f"  {line}" for line in equations_text(problem)] or ["  (none: no cell has a clue)"]
     out.append("Deductions:")
     width = len(str(len(result.trace)))
+    from .rules.trim import classic_names
+
     named = classic_names(result.trace, problem) if problem.has_conditions else [{}] * len(result.trace)
     for i, (step, names) in enumerate(zip(result.trace, named), start=1):
         tags = "".join(f" | {who}: {names[key]}" for key, who in (("legup", "LEGUP"), ("endoh1", "endoh1")) if names.get(key))

@@ -17,6 +17,7 @@ Arrays are in (rows, cols) order. Unknown clues are a separate boolean mask ``kn
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -186,7 +187,8 @@ def make_problem(clues: np.ndarray, known: np.ndarray | None = None, fixed: np.n
         >>> make_problem(clues).known.tolist()
         [[True, False], [False, False]]
     """
-    if isinstance(clues, np.ma.MaskedArray):
+    masked = sys.modules.get("numpy.ma")  # a masked array means numpy.ma is loaded; else not worth loading
+    if masked is not None and isinstance(clues, masked.MaskedArray):
         hidden = np.ma.getmaskarray(clues)
         if known is not None:
             known = np.asarray(known)

@@ -25,6 +25,9 @@ from .result import EngineDisagreement, EngineError, Result, Verdict
 
 #: Inputs up to this many cells get a second engine as a cross-check under engine="auto".
 CROSSCHECK_CELLS = 10_000
+#: On a full status trimming joins the cross-check up to this many cells: there it costs about
+#: what algebra and backtracking cost together (20x20: 0.01 s); at 50x50 it would be 7x them.
+TRIM_CHECK_CELLS = 100
 #: Under engine="auto", the cross-check engine gets at least this many seconds ...
 CROSSCHECK_MIN_SECONDS = 2.0
 #: ... or this many times what the first engine took, whichever is more.
@@ -78,8 +81,11 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
             names = [checker(), milp.NAME] if available(sat.NAME) else [milp.NAME]
             return names if problem.cells <= CROSSCHECK_CELLS else names[:1]
         if problem.is_full and not problem.has_conditions:
-            # exact algebra is the fastest (bench/bench_algebra.py); search and MILP check it
-            names = [algebra.NAME, backtrack.NAME, milp.NAME, trim.NAME]
+            # exact algebra is the fastest (bench/bench_algebra.py); backtracking, a search that
+            # shares nothing with it, checks it cheaply; trimming too where it is fast (it also
+            # grades). MILP is left to --engine all: loading scipy.optimize alone costs more than
+            # the whole solve (bench/bench_peers.py)
+            names = [algebra.NAME, backtrack.NAME] + ([trim.NAME] if problem.cells <= TRIM_CHECK_CELLS else [])
         else:
             # deduction, then search from the deduced state, grades the puzzle and is the
             # fastest of recon's own engines on puzzles (bench/bench_partial.py); SAT or MILP

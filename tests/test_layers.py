@@ -101,3 +101,44 @@ def test_the_graph_sees_the_layers():
     compiled kernels, and the CLI imports generation."""
     assert {"recon.engines.sat", "recon.compiled"} <= GRAPH["recon.generation.options"]
     assert any(m.startswith("recon.generation") for m in GRAPH["recon.cli"])
+
+
+def test_a_full_status_solve_loads_no_optional_library():
+    """Start-up: scipy.optimize, numba, python-sat, matplotlib and the compiled kernels load only
+    on the paths that need them (a fresh process solving a 20x20 full status needs none)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np\n"
+        "from recon.cli import main\n"
+        "from recon import status, format_status\n"
+        "import io, tempfile, os\n"
+        "f = tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False)\n"
+        "f.write(format_status(status(np.random.default_rng(1).random((20, 20)) < 0.4)))\n"
+        "f.close()\n"
+        "assert main(['solve', f.name, '-q'], stdout=io.StringIO(), stderr=io.StringIO()) == 0\n"
+        "os.unlink(f.name)\n"
+        "loaded = [m for m in ('scipy.optimize', 'numba', 'pysat', 'matplotlib', 'recon.compiled.trim') if m in sys.modules]\n"
+        "print(loaded)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_loading_the_kernels_compiles_every_kernel_module():
+    """The kernel modules load on first use; `load` brings them all in before it compiles."""
+    from recon import compiled
+
+    if not compiled.AVAILABLE:
+        pytest.skip("needs numba")
+    compiled.load()
+    from recon.compiled import basic, elimination, pairwise, search, trim
+
+    from recon.compiled.jit import _KERNELS
+
+    for module in (basic, elimination, pairwise, search, trim):
+        kernels = [v for v in vars(module).values() if getattr(v, "py_func", None) in _KERNELS]
+        plain = [v for v in vars(module).values() if v in _KERNELS]
+        assert not plain, f"{module.__name__} kept Python kernels: {plain}"
+    assert kernels

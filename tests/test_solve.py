@@ -11,9 +11,10 @@ import recon.solver as solving
 from conftest import keys
 
 
-def test_plan_auto_full_small_runs_every_engine_with_algebra_first():
-    problem = make_problem(np.zeros((4, 5), np.uint8))
-    assert solving.plan(problem, "auto") == ["algebra", "backtrack", "milp", "trim"]
+def test_plan_auto_full_checks_algebra_with_backtracking_and_small_ones_with_trimming():
+    assert solving.plan(make_problem(np.zeros((4, 5), np.uint8)), "auto") == ["algebra", "backtrack", "trim"]
+    assert solving.plan(make_problem(np.zeros((11, 10), np.uint8)), "auto") == ["algebra", "backtrack"]
+    assert solving.plan(make_problem(np.zeros((101, 100), np.uint8)), "auto") == ["algebra"]
 
 
 def _decider(monkeypatch, use_sat):
@@ -68,8 +69,8 @@ def test_result_of_auto_names_both_engines(seed_examples):
     result = solve(clues)
     assert result.verdict is Verdict.MULTIPLE
     assert result.count_exact and result.solution_count == 2
-    assert set(result.engines) == {"algebra", "backtrack", "milp", "trim"}
-    assert result.engines["backtrack"].verdict is result.engines["milp"].verdict is Verdict.MULTIPLE
+    assert set(result.engines) == {"algebra", "backtrack", "trim"}
+    assert result.engines["backtrack"].verdict is Verdict.MULTIPLE
     assert result.engines["algebra"].verdict is Verdict.MULTIPLE
     assert result.engines["trim"].verdict is Verdict.UNDECIDED and result.grade == "search"
 

@@ -15,10 +15,24 @@ Python rules.
 
 from __future__ import annotations
 
-from .basic import closures64, remove_clues_basic
 from .jit import AVAILABLE, is_loaded, load
-from .pairwise import must_stay, pairwise_fixed, window_fixed_nearby
-from .trim import SEARCH_BUDGET, LargeGroup, Outcome, trim_grade, trim_outcome, trim_verdict, trims_fully
+
+# the kernels' modules load on first use (PEP 562): defining them costs a command that never
+# compiles (a full-status solve, a count) a twentieth of a second at start-up
+_WHERE = {
+    "closures64": "basic", "remove_clues_basic": "basic",
+    "must_stay": "pairwise", "pairwise_fixed": "pairwise", "window_fixed_nearby": "pairwise",
+    "SEARCH_BUDGET": "trim", "LargeGroup": "trim", "Outcome": "trim", "trim_grade": "trim", "trim_outcome": "trim",
+    "trim_verdict": "trim", "trims_fully": "trim",
+}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "AVAILABLE", "SEARCH_BUDGET", "LargeGroup", "Outcome", "closures64", "is_loaded", "load", "must_stay",

@@ -19,6 +19,8 @@ from collections.abc import Callable
 AVAILABLE = importlib.util.find_spec("numba") is not None
 
 _KERNELS: set[types.FunctionType] = set()  # every function marked @kernel
+#: The modules that define kernels (load imports them all before compiling).
+KERNEL_MODULES = ("basic", "pairwise", "elimination", "search", "trim")
 _loaded = False
 
 
@@ -45,6 +47,10 @@ def load(announce: Callable[[str], None] | None = None) -> None:
         announce("loading numba's compiled kernels (a first run compiles them, then they are cached)")
     import numba
 
+    from importlib import import_module
+
+    for name in KERNEL_MODULES:  # the package loads them on first use: all of them are compiled at once
+        import_module(f"{__package__}.{name}")
     jit = numba.njit(cache=True, nogil=True)
     compiled = {function: jit(function) for function in _KERNELS}
     for module in [m for name, m in list(sys.modules.items()) if name.startswith(__package__ + ".")]:

@@ -23,7 +23,6 @@ import numpy as np
 from .. import compiled
 from ..model import Problem, cell_name
 from ..result import Grade, Result, TimeUp, Verdict
-from ..rules import trim
 from . import backtrack
 
 NAME = "hybrid"
@@ -78,6 +77,8 @@ def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     """Trim the open cells to the fixpoint or the deadline; on a contradiction, None (without
     the written proof) or (with it) the text that names the clash and the grade, as `trim.solve`
     gives it: the strongest rule in the trace, the clash included."""
+    from ..rules import trim  # here: only a puzzle that deduction leaves open needs it
+
     trimmer = trim.Trimmer.on_cells(shape, open_cells, equations, proof=written)
     try:
         trimmer.load(deadline)

@@ -12,18 +12,20 @@ import numpy as np
 
 from ..model import Problem
 from ..result import Grade, Result, TimeUp, Verdict
-from ..rules.trim import BASIC, ELIMINATION_MAX_CELLS, GRADES, Contradiction, Trimmer
 
 NAME = "trim"
 
 
-def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int = ELIMINATION_MAX_CELLS,
+def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int | None = None,
           cases: bool = False) -> Result:
     """Trim the problem; unique when every cell is fixed, none on a contradiction, else undecided.
-    max_cells: elimination runs on connected groups of open cells up to this size. cases: split
+    max_cells: elimination runs on connected groups of open cells up to this size (default:
+    rules.trim.ELIMINATION_MAX_CELLS). cases: split
     cases where the other rules stall (a longer proof, grade search, where a search would decide)."""
+    from ..rules.trim import BASIC, ELIMINATION_MAX_CELLS, GRADES, Contradiction, Trimmer  # loaded when used
+
     start = time.perf_counter()
-    trimmer = Trimmer(problem, max_cells, cases=cases)
+    trimmer = Trimmer(problem, ELIMINATION_MAX_CELLS if max_cells is None else max_cells, cases=cases)
     reason = None
     verdict = Verdict.UNDECIDED
     solutions: list[np.ndarray] = []
