@@ -889,7 +889,8 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         command += f" --puzzle --difficulty {args.difficulty} --clues {args.clues}"
         show = _ProgressWriter(stderr, args.progress)
         try:
-            options = Options(progress=show, progress_seconds=PROGRESS_SECONDS, time_limit=_time_left(args))
+            announce = None if show.on else (lambda line: stderr.write(f"recon: {line}\n"))  # the terminal's line says it
+            options = Options(progress=show, progress_seconds=PROGRESS_SECONDS, time_limit=_time_left(args), announce=announce)
             puzzle = generate_puzzle(args.rows, args.cols, args.p, rng, difficulty=args.difficulty, target=target, options=options)
         except GenerationTimeout:  # said with the limit given, not what was left of it after reading
             stderr.write(f"recon: no puzzle within the time limit of {args.time_limit:g} s\n")

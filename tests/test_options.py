@@ -95,3 +95,20 @@ def test_grades_are_ordered_weakest_first():
     assert Grade.BASIC.weaker is None and Grade.SEARCH.weaker is Grade.ELIMINATION
     assert Grade.ELIMINATION.weaker is Grade.ADVANCED and Grade.ADVANCED.weaker is Grade.BASIC
     assert f"{Grade.ADVANCED}" == "advanced" and Grade("search") is Grade.SEARCH
+
+
+def test_loading_the_kernels_is_announced_off_a_terminal(tmp_path):
+    """Off a terminal the progress line is silent; loading numba's kernels is said once anyway
+    (a fresh process, its stderr a pipe)."""
+    import subprocess
+    import sys
+
+    from recon import compiled
+
+    if not compiled.AVAILABLE:
+        pytest.skip("needs numba")
+    run = subprocess.run([sys.executable, "-m", "recon", "generate", "35", "35", "50", "--puzzle", "--difficulty", "advanced",
+                          "--seed", "2", "--out", str(tmp_path / "p.txt")], capture_output=True, text=True)
+    lines = run.stderr.splitlines()
+    assert run.returncode == 0 and sum("loading numba's compiled kernels" in line for line in lines) == 1, lines
+    assert all(line.startswith(("recon: loading numba", "recon: numba's kernels compiled", "puzzle 35x35")) for line in lines), lines
