@@ -74,8 +74,8 @@ class Options:
     elimination_max_cells: int = ELIMINATION_MAX_CELLS
     #: told one line of text at most every progress_seconds (see `Job.tick`)
     progress: Callable[[str], None] | None = None
-    #: told once, before numba's kernels load (a first run compiles them) and with how long that
-    #: took; the command line says it on stderr even off a terminal, where progress is silent
+    #: told once, before numba's kernels load (a first run compiles them, which takes a while);
+    #: the command line says it on stderr even off a terminal, where progress is silent
     announce: Callable[[str], None] | None = None
     progress_seconds: float = 1.0
     #: seconds for the whole generation; None: no limit
@@ -145,12 +145,8 @@ class Job:
 
     def load_kernels(self) -> None:
         """Load the compiled kernels now, telling the progress callback (a first run compiles them)."""
-        tell = self.options.announce or self.options.progress
-        start = time.perf_counter()
-        compiled.load(announce=tell)
+        compiled.load(announce=self.options.announce or self.options.progress)
         self.kernels_loaded = True
-        if tell is not None and time.perf_counter() - start > 2:  # compiled, not loaded from the cache
-            tell(f"numba's kernels compiled in {time.perf_counter() - start:.0f} s; later runs load them from its cache")
 
     def compiled_pays(self, cells: int) -> bool:
         """Run a check of this many cells compiled? When the kernels are in use and the grid is
