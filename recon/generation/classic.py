@@ -17,7 +17,7 @@ from math import comb
 
 import numpy as np
 
-from ..model import OPEN, check_size, window_cells
+from ..model import OPEN, check_size, status, window_cells
 from ..rules.sweeper import Sweeper
 from .options import GenerationFailed, GenerationTimeout
 
@@ -85,17 +85,6 @@ def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.G
     return sweeper, perturbed
 
 
-def _near(mask: np.ndarray) -> np.ndarray:
-    """The cells whose 3x3 window meets the mask."""
-    rows, cols = mask.shape
-    padded = np.pad(mask, 1)
-    near = np.zeros(mask.shape, dtype=bool)
-    for dr in range(3):
-        for dc in range(3):
-            near |= padded[dr : dr + rows, dc : dc + cols]
-    return near
-
-
 def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
     """Move mines so that the stuck player can go on (see the module's notes); False when no
     move can help."""
@@ -105,7 +94,7 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
     frontier = sweeper.frontier()
     if frontier.any():
         # a number on the frontier, at random: its undecided neighbours become all empty or all mines
-        numbers = np.argwhere(sweeper.opened & _near(frontier))
+        numbers = np.argwhere(sweeper.opened & (status(frontier) > 0))
         r, c = numbers[rng.integers(len(numbers))]
         spot = np.zeros(field.shape, dtype=bool)
         spot[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
@@ -127,7 +116,7 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
     if not undecided.any():
         return False
     # covered cells that no opened number sees, walled in by known mines: free one of those mines
-    walls = np.flatnonzero(sweeper.flagged & _near(undecided))
+    walls = np.flatnonzero(sweeper.flagged & (status(undecided) > 0))
     place = np.flatnonzero(undecided & ~field)
     if not len(walls) or not len(place):
         return False

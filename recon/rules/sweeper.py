@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import OPEN, window_cells
+from ..model import OPEN, status, window_cells
 from .trim import Contradiction, Trimmer
 
 #: The total joins the rules once at most this many cells are left covered.
@@ -27,12 +27,10 @@ TOTAL_CELLS = 400
 
 
 def numbers_of(field: np.ndarray) -> np.ndarray:
-    """Each cell's classic number: the mines among its 8 neighbours (int8)."""
-    f = np.asarray(field, dtype=np.int16)
-    padded = np.pad(f, 1)
-    rows, cols = f.shape
-    around = sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
-    return (around - f).astype(np.int8)
+    """Each cell's classic number: the mines among its 8 neighbours (int8): its 3x3 count less
+    itself."""
+    f = np.asarray(field, dtype=bool)
+    return (status(f).astype(np.int16) - f).astype(np.int8)
 
 
 class Sweeper:
@@ -71,12 +69,7 @@ class Sweeper:
         self._seen = len(self._trimmer._fixed)
         self._windows = {}
         # only the opened cells that still touch a covered cell say anything new
-        undecided = ~(self.opened | self.flagged)
-        padded = np.pad(undecided, 1)
-        near = np.zeros(undecided.shape, dtype=bool)
-        for dr in range(3):
-            for dc in range(3):
-                near |= padded[dr : dr + self.rows, dc : dc + self.cols]
+        near = status(~(self.opened | self.flagged)) > 0
         for x in np.flatnonzero(self.opened & near):
             self._tell(int(x))
 
@@ -190,14 +183,7 @@ class Sweeper:
 
     def frontier(self) -> np.ndarray:
         """Covered undecided cells next to an opened cell (bool, the board's shape)."""
-        undecided = self.known() == OPEN
-        near = np.zeros(self.field.shape, dtype=bool)
-        o = self.opened
-        padded = np.pad(o, 1)
-        for dr in range(3):
-            for dc in range(3):
-                near |= padded[dr : dr + self.rows, dc : dc + self.cols]
-        return undecided & near
+        return (self.known() == OPEN) & (status(self.opened) > 0)
 
     def board_cells(self) -> np.ndarray:
         """The board as the player sees it, in recon.io.classic's codes: numbers where opened, -2
