@@ -320,6 +320,30 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="print one JSON object")
     _max_cells_option(a)
 
+    w = commands.add_parser(
+        "sweep",
+        help="solve many random statuses or puzzles: one CSV row per trial, and a summary",
+        description="Run every trial of sizes x densities x hidden fractions, TRIALS times each, on every core, "
+        "appending one CSV row per trial to --out as it finishes (rerun the same command to resume), then print "
+        "per size and density the fraction unique / multiple / none with a 95 %% interval and the median time.",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    w.add_argument("--sizes", metavar="RxC,...", help="sizes, e.g. 5x5,6x6,8x8")
+    w.add_argument("--rows", metavar="A..B", help="rows from A to B (with --cols: every pair; alone: squares)")
+    w.add_argument("--cols", metavar="A..B", help="columns from A to B")
+    w.add_argument("--densities", metavar="P,...", default="30", help="mine probabilities in percent (default: 30)")
+    w.add_argument("--hidden", metavar="F,...", default="0", help="fractions of the clues hidden (default: 0, a full status)")
+    w.add_argument("--puzzle", action="store_true", help="make minimal puzzles (Fill-a-Pix) instead, of --difficulty")
+    w.add_argument("--difficulty", choices=[grade.value for grade in Grade], default="basic")
+    w.add_argument("--trials", metavar="N", type=_whole("N", 1), default=100, help="trials per size and density (default: 100)")
+    w.add_argument("--seed", metavar="S", type=_whole("S", 0), default=0, help="the sweep's seed (default: 0)")
+    w.add_argument("--engine", choices=ENGINE_CHOICES, default="auto")
+    w.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="per trial: past it the verdict is undecided")
+    w.add_argument("--out", metavar="FILE", required=True, help="the CSV (appended to; a rerun resumes)")
+    w.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
+    _max_cells_option(w)
+
     y = commands.add_parser(
         "play",
         help="play classic Minesweeper in the terminal (needs recon[play])",
@@ -1024,6 +1048,72 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     return 0
 
 
+def _range(text: str, what: str) -> list[int]:
+    """'5..30' or '7' as whole numbers >= 1."""
+    low, _, high = text.partition("..")
+    try:
+        a, b = int(low), int(high or low)
+    except ValueError:
+        raise UsageError(f"{what} must be A..B or A (whole numbers), got {text!r}") from None
+    if a < 1 or b < a:
+        raise UsageError(f"{what} must be A..B with 1 <= A <= B, got {text!r}")
+    return list(range(a, b + 1))
+
+
+def _numbers(text: str, what: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(t) for t in text.split(",") if t.strip())
+    except ValueError:
+        raise UsageError(f"{what} must be numbers separated by commas, got {text!r}") from None
+    if not all(math.isfinite(v) for v in values):
+        raise UsageError(f"{what} must be finite numbers, got {text!r}")
+    return values
+
+
+def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Run a sweep and print its summary."""
+    from .sweep import Sweep, run, summary
+
+    sizes: list[tuple[int, int]] = []
+    if args.sizes is not None:
+        for part in (t.strip() for t in args.sizes.split(",") if t.strip()):
+            r, sep, c = part.partition("x")
+            if not sep or not r.isdigit() or not c.isdigit() or int(r) < 1 or int(c) < 1:
+                raise UsageError(f"--sizes: expected RxC such as 5x5, got {part!r}")
+            sizes.append((int(r), int(c)))
+    elif args.rows is not None:
+        rows = _range(args.rows, "--rows")
+        sizes = [(r, c) for r in rows for c in _range(args.cols, "--cols")] if args.cols else [(r, r) for r in rows]
+    for r, c in sizes:
+        try:
+            check_size(r, c, args.max_cells, "a sweep's grid")
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    sweep = Sweep(tuple(sizes), _numbers(args.densities, "--densities"), _numbers(args.hidden, "--hidden"), args.trials,
+                  args.seed, args.engine, args.time_limit, args.difficulty if args.puzzle else None)
+    try:
+        sweep.check()
+        terminal = bool(getattr(stderr, "isatty", lambda: False)())
+
+        def progress(done: int, total: int, seconds: float) -> None:
+            if terminal and (done % 20 == 0 or done == total):
+                rate = done / seconds if seconds else 0.0
+                left = (total - done) / rate if rate else 0.0
+                stderr.write(f"\rrecon: {done}/{total} trials, {rate:.1f} per second, {left:.0f} s left ")
+                stderr.flush()
+
+        ran = run(sweep, args.out, workers=args.workers, progress=progress)
+        if terminal:
+            stderr.write("\n")
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    except OSError as err:
+        raise UsageError(f"cannot write {args.out!r}: {err.strerror or err}") from None
+    stderr.write(f"{ran} trial(s) run, the others already in {args.out}\n")
+    stdout.write(summary(args.out))
+    return 0
+
+
 def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Play in the terminal."""
     try:
@@ -1153,6 +1243,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         "generate": cmd_generate,
         "autoplay": cmd_autoplay,
         "play": cmd_play,
+        "sweep": cmd_sweep,
     }[args.command]
     args.started = time.perf_counter()
     previous = _on_sigterm(_terminate)

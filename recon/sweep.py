@@ -1,0 +1,207 @@
+"""Batch experiments: many random statuses (or puzzles) solved, one CSV row per trial.
+
+A sweep is the product of sizes, densities (P, percent) and hidden fractions, `trials` times
+each. Every trial has its own seed, derived from the sweep's seed and the trial's place, so a
+row is reproducible from its seed alone: `random_field(rows, cols, p, seed)`, then (with a hidden
+fraction) that many cells drawn from the same generator lose their clue. The rows are streamed to
+the CSV as trials finish, each written whole and flushed: a killed sweep loses at most the trials
+in flight. Rerunning the same sweep with the same file skips the trials already written; a file
+of another sweep is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import statistics
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+
+import numpy as np
+
+from .model import make_problem, random_field, status
+
+COLUMNS = ["rows", "cols", "p", "hidden", "trial", "seed", "verdict", "solution_count", "count_exact", "seconds",
+           "clues", "grade"]
+HEADER = "# recon sweep "
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """What a sweep runs (its parameters are the CSV's first line)."""
+
+    sizes: tuple[tuple[int, int], ...]
+    densities: tuple[float, ...]
+    hidden: tuple[float, ...] = (0.0,)
+    trials: int = 100
+    seed: int = 0
+    engine: str = "auto"
+    time_limit: float | None = None
+    puzzle: str | None = None  # a difficulty: make minimal puzzles of that grade instead
+
+    def check(self) -> None:
+        """ValueError, in words, for a sweep that cannot run."""
+        if not self.sizes:
+            raise ValueError("the size list is empty: give --sizes 5x5,6x6 or --rows and --cols")
+        if not self.densities:
+            raise ValueError("the density list is empty")
+        for p in self.densities:
+            if not 0 <= p <= 100:
+                raise ValueError(f"a density is a percentage from 0 to 100, got {p:g}")
+        for h in self.hidden:
+            if not 0 <= h <= 1:
+                raise ValueError(f"a hidden fraction is from 0 to 1, got {h:g}")
+        if self.trials < 1:
+            raise ValueError(f"trials must be at least 1, got {self.trials}")
+
+    def header(self) -> str:
+        params = {"sizes": [f"{r}x{c}" for r, c in self.sizes], "densities": list(self.densities), "hidden": list(self.hidden),
+                  "trials": self.trials, "seed": self.seed, "engine": self.engine, "time_limit": self.time_limit,
+                  "puzzle": self.puzzle}
+        return HEADER + json.dumps(params, sort_keys=True)
+
+    def jobs(self):
+        """Every trial: (rows, cols, p, hidden, trial, seed), in a fixed order."""
+        for rows, cols in self.sizes:
+            for p in self.densities:
+                for h in self.hidden:
+                    for t in range(self.trials):
+                        key = [self.seed, rows, cols, round(p * 1000), round(h * 1000), t]
+                        seed = int(np.random.SeedSequence(key).generate_state(1, dtype=np.uint64)[0] >> 1)
+                        yield rows, cols, p, h, t, seed
+
+
+def trial(job, engine: str = "auto", time_limit: float | None = None, puzzle: str | None = None) -> dict:
+    """Run one trial from its seed alone; its CSV row."""
+    from .solver import solve
+
+    rows, cols, p, h, t, seed = job
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    clues_kept, grade = "", ""
+    if puzzle:
+        from .generation import generate_puzzle
+
+        made = generate_puzzle(rows, cols, p, rng, difficulty=puzzle)
+        problem = make_problem(made.clues, made.known)
+        clues_kept, grade = int(made.known.sum()), str(made.grade)
+    else:
+        field = random_field(rows, cols, p, rng)
+        known = np.ones(field.shape, dtype=bool)
+        if h:
+            hide = rng.choice(field.size, size=round(h * field.size), replace=False)
+            known.flat[hide] = False
+        problem = make_problem(status(field), known)
+    result = solve(problem, engine=engine, time_limit=time_limit)
+    if not puzzle:
+        grade = str(result.grade) if result.grade else ""
+    return {"rows": rows, "cols": cols, "p": p, "hidden": h, "trial": t, "seed": seed, "verdict": result.verdict.value,
+            "solution_count": result.solution_count, "count_exact": result.count_exact,
+            "seconds": round(time.perf_counter() - start, 6), "clues": clues_kept, "grade": grade}
+
+
+def _key(rows, cols, p, h, t) -> tuple:
+    return int(rows), int(cols), float(p), float(h), int(t)
+
+
+def done_trials(path: str, sweep: Sweep) -> set:
+    """The trials already in the file (after cutting a half-written last line); ValueError if the
+    file holds another sweep's rows."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return set()
+    with open(path, "rb+") as f:
+        data = f.read()
+        if not data.endswith(b"\n"):  # a sweep killed mid-line: the partial row goes
+            f.truncate(data.rfind(b"\n") + 1)
+            data = data[: data.rfind(b"\n") + 1]
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    if not lines or lines[0] != sweep.header():
+        what = lines[0][:120] if lines else "(empty)"
+        raise ValueError(f"{path} exists but is not a sweep of these parameters: its first line is {what!r}; "
+                         "give another --out or the same parameters")
+    rows = csv.DictReader(lines[1:])
+    return {_key(r["rows"], r["cols"], r["p"], r["hidden"], r["trial"]) for r in rows}
+
+
+def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None) -> int:
+    """Run the trials not yet in `out`, appending their rows as they finish; how many ran."""
+    sweep.check()
+    done = done_trials(out, sweep)
+    todo = [job for job in sweep.jobs() if _key(*job[:5]) not in done]
+    fresh = not os.path.exists(out) or os.path.getsize(out) == 0
+    with open(out, "a", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, COLUMNS)
+        if fresh:
+            f.write(sweep.header() + "\n")
+            writer.writeheader()
+            f.flush()
+
+        def write(row: dict) -> None:
+            buffer = io.StringIO()
+            csv.DictWriter(buffer, COLUMNS).writerow(row)
+            f.write(buffer.getvalue())  # one write per row, flushed: never half a line left by a finished trial
+            f.flush()
+
+        workers = workers or os.cpu_count() or 1
+        started = time.perf_counter()
+        if workers == 1:
+            for n, job in enumerate(todo, 1):
+                write(trial(job, sweep.engine, sweep.time_limit, sweep.puzzle))
+                if progress:
+                    progress(n, len(todo), time.perf_counter() - started)
+            return len(todo)
+        with ProcessPoolExecutor(workers) as pool:
+            pending, jobs, n = set(), iter(todo), 0
+            window = 4 * workers  # trials in flight: memory does not grow with the sweep
+            while True:
+                while len(pending) < window:
+                    job = next(jobs, None)
+                    if job is None:
+                        break
+                    pending.add(pool.submit(trial, job, sweep.engine, sweep.time_limit, sweep.puzzle))
+                if not pending:
+                    break
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    write(future.result())
+                    n += 1
+                    if progress:
+                        progress(n, len(todo), time.perf_counter() - started)
+    return len(todo)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of k successes in n."""
+    if not n:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summary(path: str) -> str:
+    """Per size, density and hidden fraction: the fraction unique / multiple / none with its 95 %
+    interval, and the median time; read from the CSV, a row at a time."""
+    groups: dict[tuple, dict] = {}
+    with open(path, encoding="utf-8") as f:
+        next(f)  # the parameters
+        for row in csv.DictReader(f):
+            g = groups.setdefault((int(row["rows"]), int(row["cols"]), float(row["p"]), float(row["hidden"])),
+                                  {"n": 0, "unique": 0, "multiple": 0, "none": 0, "undecided": 0, "seconds": []})
+            g["n"] += 1
+            g[row["verdict"]] = g.get(row["verdict"], 0) + 1
+            g["seconds"].append(float(row["seconds"]))
+    lines = ["| size | P % | hidden | trials | unique | multiple | none | undecided | median time |", "|---|---|---|---|---|---|---|---|---|"]
+    for (rows, cols, p, h), g in sorted(groups.items()):
+        cells = []
+        for verdict in ("unique", "multiple", "none"):
+            low, high = wilson(g[verdict], g["n"])
+            cells.append(f"{g[verdict] / g['n']:.1%} ({low:.1%}-{high:.1%})")
+        lines.append(f"| {rows}x{cols} | {p:g} | {h:g} | {g['n']} | {' | '.join(cells)} | {g['undecided']} | "
+                     f"{statistics.median(g['seconds']):.4f} s |")
+    return "\n".join(lines) + "\n"
