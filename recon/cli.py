@@ -342,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="per trial: past it the verdict is undecided")
     w.add_argument("--out", metavar="FILE", required=True, help="the CSV (appended to; a rerun resumes)")
     w.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
+    w.add_argument("--dask", metavar="ADDRESS", help="run the trials on this Dask scheduler (tcp://host:port; needs recon[dask])")
     _max_cells_option(w)
 
     y = commands.add_parser(
@@ -1102,7 +1103,7 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 stderr.write(f"\rrecon: {done}/{total} trials, {rate:.1f} per second, {left:.0f} s left ")
                 stderr.flush()
 
-        ran = run(sweep, args.out, workers=args.workers, progress=progress)
+        ran = run(sweep, args.out, workers=args.workers, progress=progress, dask=args.dask)
         if terminal:
             stderr.write("\n")
     except ValueError as err:

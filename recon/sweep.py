@@ -127,8 +127,26 @@ def done_trials(path: str, sweep: Sweep) -> set:
     return {_key(r["rows"], r["cols"], r["p"], r["hidden"], r["trial"]) for r in rows}
 
 
-def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None) -> int:
-    """Run the trials not yet in `out`, appending their rows as they finish; how many ran."""
+#: How long to wait for a Dask scheduler before saying it cannot be reached.
+DASK_CONNECT_SECONDS = 10
+
+
+def dask_client(address: str):
+    """A client of the Dask scheduler at address (dask.distributed, an optional extra); ValueError
+    naming the address when it cannot be reached within DASK_CONNECT_SECONDS."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--dask needs dask.distributed: pip install 'recon[dask]'") from None
+    try:
+        return Client(address, timeout=DASK_CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise ValueError(f"cannot reach the Dask scheduler at {address} within {DASK_CONNECT_SECONDS} s: {err}") from None
+
+
+def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None, dask: str | None = None) -> int:
+    """Run the trials not yet in `out`, appending their rows as they finish; how many ran. dask: the
+    address of a Dask scheduler (tcp://host:port) to run the trials on, instead of a local pool."""
     sweep.check()
     done = done_trials(out, sweep)
     todo = [job for job in sweep.jobs() if _key(*job[:5]) not in done]
@@ -148,6 +166,27 @@ def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None) ->
 
         workers = workers or os.cpu_count() or 1
         started = time.perf_counter()
+        if dask is not None:
+            from distributed import as_completed
+
+            client = dask_client(dask)
+            try:
+                window = 4 * max(1, sum(client.nthreads().values()))
+                jobs, n = iter(todo), 0
+                batch = [client.submit(trial, job, sweep.engine, sweep.time_limit, sweep.puzzle, pure=False)
+                         for job in _take(jobs, window)]
+                flow = as_completed(batch, loop=client.loop)
+                for future in flow:
+                    write(future.result())
+                    n += 1
+                    future.release()
+                    for job in _take(jobs, 1):  # one in for one out: memory does not grow with the sweep
+                        flow.add(client.submit(trial, job, sweep.engine, sweep.time_limit, sweep.puzzle, pure=False))
+                    if progress:
+                        progress(n, len(todo), time.perf_counter() - started)
+            finally:
+                client.close()
+            return len(todo)
         if workers == 1:
             for n, job in enumerate(todo, 1):
                 write(trial(job, sweep.engine, sweep.time_limit, sweep.puzzle))
@@ -172,6 +211,15 @@ def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None) ->
                     if progress:
                         progress(n, len(todo), time.perf_counter() - started)
     return len(todo)
+
+
+def _take(jobs, k: int) -> list:
+    out = []
+    for job in jobs:
+        out.append(job)
+        if len(out) == k:
+            break
+    return out
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 
 import numpy as np
+import pytest
 
 import recon
 from recon.sweep import Sweep, done_trials, run, trial
@@ -89,3 +90,26 @@ def test_puzzle_trials_record_clues_and_grade(tmp_path):
     rows = rows_of(out)
     assert all(r["verdict"] == "unique" and r["grade"] == "advanced" and 0 < int(r["clues"]) < 36 for r in rows)
     assert trial((6, 6, 50.0, 0.0, 0, int(rows[0]["seed"])), puzzle="advanced")["clues"] == int(rows[0]["clues"])
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_dask_cluster_gives_the_same_rows(tmp_path):
+    """On a LocalCluster of two worker processes started by the test: the rows of the local pool."""
+    distributed = pytest.importorskip("distributed")
+    sweep = Sweep(((5, 5), (2, 7)), (30.0,), (0.0, 0.3), trials=12, seed=4)
+    run(sweep, str(tmp_path / "local.csv"), workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        ran = run(sweep, str(tmp_path / "dask.csv"), dask=cluster.scheduler_address)
+        code, text, _ = cli("sweep", "--sizes", "5x5,2x7", "--densities", "30", "--hidden", "0,0.3", "--trials", "12",
+                            "--seed", "4", "--out", str(tmp_path / "dask.csv"), "--dask", cluster.scheduler_address)
+    assert ran == 48 and code == 0 and "| 5x5 | 30 | 0 | 12 |" in text
+    assert without_time(rows_of(tmp_path / "local.csv")) == without_time(rows_of(tmp_path / "dask.csv"))
+
+
+def test_an_unreachable_dask_scheduler_is_named(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from recon import sweep as sweeping
+
+    monkeypatch.setattr(sweeping, "DASK_CONNECT_SECONDS", 1)
+    code, _, err = cli("sweep", "--sizes", "5x5", "--out", str(tmp_path / "s.csv"), "--dask", "tcp://127.0.0.1:9")
+    assert code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 1 s" in err
