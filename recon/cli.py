@@ -342,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="per trial: past it the verdict is undecided")
     w.add_argument("--out", metavar="FILE", required=True, help="the CSV (appended to; a rerun resumes)")
     w.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
+    w.add_argument("--plot", metavar="PICTURE", help="also draw the ambiguity rate and the time against size (.png, .svg, .pdf)")
     w.add_argument("--dask", metavar="ADDRESS", help="run the trials on this Dask scheduler (tcp://host:port; needs recon[dask])")
     _max_cells_option(w)
 
@@ -1073,7 +1074,10 @@ def _numbers(text: str, what: str) -> tuple[float, ...]:
 
 def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run a sweep and print its summary."""
-    from .sweep import Sweep, run, summary
+    from .sweep import Sweep, plot, run, summary
+
+    if args.plot and os.path.splitext(args.plot)[1].lower() not in PICTURE_SUFFIXES:
+        raise UsageError(f"--plot must name a .png, .svg or .pdf file, got {args.plot!r}")
 
     sizes: list[tuple[int, int]] = []
     if args.sizes is not None:
@@ -1112,6 +1116,14 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"cannot write {args.out!r}: {err.strerror or err}") from None
     stderr.write(f"{ran} trial(s) run, the others already in {args.out}\n")
     stdout.write(summary(args.out))
+    if args.plot:
+        from .io.pictures import MissingDependency
+
+        try:
+            plot(args.out, args.plot)
+        except MissingDependency as err:
+            raise UsageError(str(err)) from None
+        stderr.write(f"wrote {args.plot}\n")
     return 0
 
 
@@ -1211,7 +1223,7 @@ def _on_sigterm(handler):
 def _check_outputs(args: argparse.Namespace) -> None:
     """Before any work: can every file named for output be written? (A solve of minutes whose
     answer then cannot be written is lost.)"""
-    for option in ("out", "field", "picture"):
+    for option in ("out", "field", "picture", "plot"):
         path = getattr(args, option, None)
         if isinstance(path, str):
             try:

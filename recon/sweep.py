@@ -104,6 +104,15 @@ def trial(job, engine: str = "auto", time_limit: float | None = None, puzzle: st
             "seconds": round(time.perf_counter() - start, 6), "clues": clues_kept, "grade": grade}
 
 
+def trials(jobs, engine: str = "auto", time_limit: float | None = None, puzzle: str | None = None) -> list[dict]:
+    """Several trials in one task: a cluster's per-task overhead (milliseconds) is paid once."""
+    return [trial(job, engine, time_limit, puzzle) for job in jobs]
+
+
+#: Trials per Dask task: an 8x8 trial takes about 3 ms, a Dask task's overhead a few.
+DASK_CHUNK = 64
+
+
 def _key(rows, cols, p, h, t) -> tuple:
     return int(rows), int(cols), float(p), float(h), int(t)
 
@@ -173,15 +182,20 @@ def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None, da
             try:
                 window = 4 * max(1, sum(client.nthreads().values()))
                 jobs, n = iter(todo), 0
-                batch = [client.submit(trial, job, sweep.engine, sweep.time_limit, sweep.puzzle, pure=False)
-                         for job in _take(jobs, window)]
-                flow = as_completed(batch, loop=client.loop)
+
+                def submit(chunk):
+                    return client.submit(trials, chunk, sweep.engine, sweep.time_limit, sweep.puzzle, pure=False)
+
+                chunks = [_take(jobs, DASK_CHUNK) for _ in range(window)]
+                flow = as_completed([submit(c) for c in chunks if c], loop=client.loop)
                 for future in flow:
-                    write(future.result())
-                    n += 1
+                    for row in future.result():
+                        write(row)
+                        n += 1
                     future.release()
-                    for job in _take(jobs, 1):  # one in for one out: memory does not grow with the sweep
-                        flow.add(client.submit(trial, job, sweep.engine, sweep.time_limit, sweep.puzzle, pure=False))
+                    chunk = _take(jobs, DASK_CHUNK)  # one in for one out: memory does not grow with the sweep
+                    if chunk:
+                        flow.add(submit(chunk))
                     if progress:
                         progress(n, len(todo), time.perf_counter() - started)
             finally:
@@ -253,3 +267,40 @@ def summary(path: str) -> str:
         lines.append(f"| {rows}x{cols} | {p:g} | {h:g} | {g['n']} | {' | '.join(cells)} | {g['undecided']} | "
                      f"{statistics.median(g['seconds']):.4f} s |")
     return "\n".join(lines) + "\n"
+
+
+def plot(path: str, picture: str) -> None:
+    """Draw the sweep in `path`: the fraction of fields with more than one solution against the
+    number of cells (one line per density and hidden fraction, points coloured by rows mod 3),
+    and the median time per trial against the number of cells. Needs matplotlib."""
+    from .io.pictures import _pyplot, _save
+
+    plt = _pyplot()
+    groups: dict[tuple, dict] = {}
+    with open(path, encoding="utf-8") as f:
+        next(f)
+        for row in csv.DictReader(f):
+            key = (float(row["p"]), float(row["hidden"]), int(row["rows"]), int(row["cols"]))
+            g = groups.setdefault(key, {"n": 0, "multiple": 0, "seconds": []})
+            g["n"] += 1
+            g["multiple"] += row["verdict"] == "multiple"
+            g["seconds"].append(float(row["seconds"]))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    colours = {0: "tab:blue", 1: "tab:green", 2: "tab:red"}
+    for p, h in sorted({(k[0], k[1]) for k in groups}):
+        keys = sorted((k for k in groups if k[:2] == (p, h)), key=lambda k: k[2] * k[3])
+        cells = [k[2] * k[3] for k in keys]
+        left.plot(cells, [groups[k]["multiple"] / groups[k]["n"] for k in keys], color="grey", linewidth=0.8,
+                  label=f"P {p:g} %, hidden {h:g}")
+        left.scatter(cells, [groups[k]["multiple"] / groups[k]["n"] for k in keys], c=[colours[k[2] % 3] for k in keys], zorder=3)
+        right.plot(cells, [statistics.median(groups[k]["seconds"]) for k in keys], marker="o", label=f"P {p:g} %, hidden {h:g}")
+    left.set_xlabel("cells")
+    left.set_ylabel("fraction with several solutions")
+    left.set_title("ambiguity (points: rows mod 3 = 0 blue, 1 green, 2 red)", fontsize=9)
+    left.legend(fontsize=7)
+    right.set_xlabel("cells")
+    right.set_ylabel("median seconds per trial")
+    right.set_title("time per trial (recon solve, auto)", fontsize=9)
+    right.legend(fontsize=7)
+    fig.tight_layout()
+    _save(plt, fig, picture)

@@ -113,3 +113,14 @@ def test_an_unreachable_dask_scheduler_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(sweeping, "DASK_CONNECT_SECONDS", 1)
     code, _, err = cli("sweep", "--sizes", "5x5", "--out", str(tmp_path / "s.csv"), "--dask", "tcp://127.0.0.1:9")
     assert code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 1 s" in err
+
+
+def test_the_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "s.svg"
+    code, _, err = cli("sweep", "--rows", "4..6", "--trials", "5", "--out", str(tmp_path / "s.csv"), "--workers", "1",
+                       "--plot", str(picture))
+    text = picture.read_text()
+    assert code == 0 and "fraction with several solutions" in text and "median seconds per trial" in text
+    code, _, err = cli("sweep", "--rows", "4..6", "--trials", "5", "--out", str(tmp_path / "s.csv"), "--plot", "x.jpg")
+    assert code == 2 and "--plot must name" in err
