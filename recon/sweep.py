@@ -176,9 +176,9 @@ def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None, da
         workers = workers or os.cpu_count() or 1
         started = time.perf_counter()
         if dask is not None:
+            client = dask_client(dask)  # first: it says how to install dask.distributed if it is missing
             from distributed import as_completed
 
-            client = dask_client(dask)
             try:
                 window = 4 * max(1, sum(client.nthreads().values()))
                 jobs, n = iter(todo), 0

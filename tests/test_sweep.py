@@ -124,3 +124,18 @@ def test_the_plot(tmp_path):
     assert code == 0 and "fraction with several solutions" in text and "median seconds per trial" in text
     code, _, err = cli("sweep", "--rows", "4..6", "--trials", "5", "--out", str(tmp_path / "s.csv"), "--plot", "x.jpg")
     assert code == 2 and "--plot must name" in err
+
+
+def test_dask_without_dask_installed_says_how_to_install_it(tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_dask(name, *args, **kwargs):
+        if name == "distributed" or name.startswith(("distributed.", "dask")):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    code, _, err = cli("sweep", "--sizes", "5x5", "--trials", "2", "--out", str(tmp_path / "s.csv"), "--dask", "tcp://127.0.0.1:9")
+    assert code == 2 and "pip install 'recon[dask]'" in err
