@@ -16,7 +16,8 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
-from .io.classic import CLASSIC_FORMATS, format_board, format_endoh1, format_mines_id, is_endoh1, is_legup_minesweeper, parse_endoh1
+from .io.classic import (CLASSIC_FORMATS, format_board, format_endoh1, format_mines_id, is_endoh1, is_legup_minesweeper,
+                         is_mines_id, parse_endoh1)
 from .io.files import check_writable_path, write_text_atomically
 from .io.reading import InputError, problem_from_bytes
 from .io.text import FormatError, decode_text, format_field, format_fields, parse_field
@@ -1149,7 +1150,7 @@ def _game_of(args: argparse.Namespace):
         first = None
         if is_endoh1(data):
             field, mines = parse_endoh1(data, name, args.max_cells)
-        elif b":" in data and b",u" in data:  # a Tatham Mines game ID, played from its first click
+        elif is_mines_id(data):  # a Tatham Mines game ID, played from its first click
             from .io.classic import parse_mines_id
 
             field, first = parse_mines_id(decode_text(data, name), name, args.max_cells)

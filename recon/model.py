@@ -187,17 +187,11 @@ def make_problem(clues: np.ndarray, known: np.ndarray | None = None, fixed: np.n
         >>> make_problem(clues).known.tolist()
         [[True, False], [False, False]]
     """
+    hidden = None  # a masked array's mask: no clue there (taken out of known once known is checked)
     masked = sys.modules.get("numpy.ma")  # a masked array means numpy.ma is loaded; else not worth loading
     if masked is not None and isinstance(clues, masked.MaskedArray):
-        hidden = np.ma.getmaskarray(clues)
-        if known is not None:
-            known = np.asarray(known)
-            if known.shape != hidden.shape:
-                raise ValueError(f"known must have the shape of clues {hidden.shape}, got {known.shape}")
-            if known.dtype != bool:
-                raise ValueError(f"known must be a boolean mask, got dtype {known.dtype}")
-        known = ~hidden if known is None else known & ~hidden
-        clues = np.ma.getdata(clues)
+        hidden = masked.getmaskarray(clues)
+        clues = masked.getdata(clues)
     clues = np.asarray(clues)
     if clues.ndim != 2 or clues.shape[0] < 1 or clues.shape[1] < 1:
         raise ValueError(f"clues must be a non-empty 2-D array, got shape {clues.shape}")
@@ -214,6 +208,8 @@ def make_problem(clues: np.ndarray, known: np.ndarray | None = None, fixed: np.n
             raise ValueError(f"known must have the shape of clues {clues.shape}, got {known.shape}")
         if known.dtype != bool:
             raise ValueError(f"known must be a boolean mask, got dtype {known.dtype}")
+    if hidden is not None:
+        known = known & ~hidden
     # Cells without a clue are stored as 0; range-check the stored values in their own dtype (no
     # wide copy: this runs on every input, up to millions of cells).
     stored = clues if known.all() else np.where(known, clues, 0)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import os
 import statistics
 import time
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .model import make_problem, random_field, status
+from .stats import wilson
 
 COLUMNS = ["rows", "cols", "p", "hidden", "trial", "seed", "verdict", "solution_count", "count_exact", "seconds",
            "clues", "grade"]
@@ -234,16 +234,6 @@ def _take(jobs, k: int) -> list:
         if len(out) == k:
             break
     return out
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson interval of k successes in n."""
-    if not n:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def summary(path: str) -> str:

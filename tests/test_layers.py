@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent / "recon"
 LAYERS = {
     "recon.model": 0,
     "recon.result": 0,
+    "recon.stats": 0,
     "recon.io": 1,
     "recon.rules": 1,
     "recon.compiled": 2,

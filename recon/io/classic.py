@@ -243,6 +243,15 @@ def format_endoh1(field: np.ndarray) -> str:
     return "\n".join(lines) + "\n"
 
 
+_MINES_ID = re.compile(r"\s*\d{1,9}x\d{1,9}n\d{1,9}a?:\d{1,9},\d{1,9},[um]", re.ASCII)
+
+
+def is_mines_id(data: bytes | str) -> bool:
+    """Does this start like a Tatham Mines game ID ('WxHnN:x,y,u...')?"""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    return bool(_MINES_ID.match(text))
+
+
 def parse_mines_id(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, tuple[int, int]]:
     """Read a Tatham Mines game ID with an unobfuscated layout ('WxHnN:x,y,u<hex>'): (field, first
     click). FormatError for anything else (an obfuscated 'm' layout included)."""

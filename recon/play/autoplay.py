@@ -18,7 +18,6 @@ and its number, so a game replays alone and the results do not depend on the num
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from ..generation.classic import draw_field, no_guess_field
 from ..io.classic import board_problem
 from ..model import OPEN
 from ..rules.sweeper import Sweeper
+from ..stats import wilson
 
 FIRST_CLICKS = ("zero", "safe", "any")
 
@@ -109,16 +109,6 @@ def play_one(rows: int, cols: int, mines: int, start: tuple[int, int], first_cli
 
 def _play(job) -> Game:
     return play_one(*job)
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a win rate."""
-    if not games:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int, int] | None = None,

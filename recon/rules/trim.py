@@ -330,7 +330,8 @@ class Trimmer:
             clues.append((cell_name(*rc), flat, count))
             if fixed is not None and len(flat) != len(cells):
                 substituted.add(cell_name(*rc))
-            windows[cell_name(*rc)] = (int(problem.clues[rc]), [y * cols + x for y, x in cells])
+            if proof:  # read only to word a contradiction
+                windows[cell_name(*rc)] = (int(problem.clues[rc]), [y * cols + x for y, x in cells])
         open_cells = range(rows * cols) if fixed is None else [x for x in range(rows * cols) if fixed[x] == OPEN]
         self._setup(problem.shape, open_cells, clues, max_cells, proof)
         self.cases = cases
