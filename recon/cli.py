@@ -19,6 +19,7 @@ from . import __version__
 from .io.classic import (CLASSIC_FORMATS, format_board, format_endoh1, format_mines_id, is_endoh1, is_legup_minesweeper,
                          is_mines_id, parse_endoh1)
 from .io.files import check_writable_path, write_text_atomically
+from .io.pictures import PICTURE_FORMATS
 from .io.reading import InputError, problem_from_bytes
 from .io.text import FormatError, decode_text, format_field, format_fields, parse_field
 from .counting import COUNT_SECONDS
@@ -382,8 +383,6 @@ def _cell_arg(text: str) -> tuple[int, int]:
 # ----------------------------------------------------------------------------- files
 
 
-PICTURE_SUFFIXES = (".png", ".svg", ".pdf")
-
 #: The largest input read (about 16,000 x 16,000 cells); beyond it recon refuses before reading.
 MAX_INPUT_BYTES = 256 * 2**20
 
@@ -739,7 +738,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Count the solutions of a status file."""
     from .counting import count_solutions
 
-    if args.picture and os.path.splitext(args.picture)[1].lower() not in PICTURE_SUFFIXES:
+    if args.picture and os.path.splitext(args.picture)[1].lower() not in PICTURE_FORMATS:
         raise UsageError(f"--picture must name a .png, .svg or .pdf file, got {args.picture!r}")
     problem = read_problem(args.file, args.max_cells, args)
     want = args.probabilities or bool(args.picture)
@@ -818,7 +817,7 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Draw a status file and its solutions, or a field, into a picture."""
     from .io import pictures as render
 
-    if os.path.splitext(args.out)[1].lower() not in PICTURE_SUFFIXES:
+    if os.path.splitext(args.out)[1].lower() not in PICTURE_FORMATS:
         raise UsageError(f"--out must name a .png, .svg or .pdf file, got {args.out!r}")
     data, name = read_input(args.file)
     if args.field:
@@ -1077,7 +1076,7 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run a sweep and print its summary."""
     from .sweep import Sweep, plot, run, summary
 
-    if args.plot and os.path.splitext(args.plot)[1].lower() not in PICTURE_SUFFIXES:
+    if args.plot and os.path.splitext(args.plot)[1].lower() not in PICTURE_FORMATS:
         raise UsageError(f"--plot must name a .png, .svg or .pdf file, got {args.plot!r}")
 
     sizes: list[tuple[int, int]] = []

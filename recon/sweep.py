@@ -19,6 +19,7 @@ import statistics
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 
@@ -186,14 +187,14 @@ def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None, da
                 def submit(chunk):
                     return client.submit(trials, chunk, sweep.engine, sweep.time_limit, sweep.puzzle, pure=False)
 
-                chunks = [_take(jobs, DASK_CHUNK) for _ in range(window)]
+                chunks = [list(islice(jobs, DASK_CHUNK)) for _ in range(window)]
                 flow = as_completed([submit(c) for c in chunks if c], loop=client.loop)
                 for future in flow:
                     for row in future.result():
                         write(row)
                         n += 1
                     future.release()
-                    chunk = _take(jobs, DASK_CHUNK)  # one in for one out: memory does not grow with the sweep
+                    chunk = list(islice(jobs, DASK_CHUNK))  # one in for one out: memory does not grow with the sweep
                     if chunk:
                         flow.add(submit(chunk))
                     if progress:
@@ -225,15 +226,6 @@ def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None, da
                     if progress:
                         progress(n, len(todo), time.perf_counter() - started)
     return len(todo)
-
-
-def _take(jobs, k: int) -> list:
-    out = []
-    for job in jobs:
-        out.append(job)
-        if len(out) == k:
-            break
-    return out
 
 
 def summary(path: str) -> str:

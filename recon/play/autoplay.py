@@ -31,8 +31,6 @@ from ..model import OPEN
 from ..rules.sweeper import Sweeper
 from ..stats import wilson
 
-FIRST_CLICKS = ("zero", "safe", "any")
-
 
 @dataclass(frozen=True)
 class Game:
