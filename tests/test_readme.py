@@ -63,3 +63,4 @@ def test_the_quick_start_commands_run(monkeypatch, tmp_path):
 
 def test_the_readme_is_short():
     assert len(README) < 16_000
+    assert len(README.encode("utf-8")) < 16_000  # as bytes too (×, →, ≡ take two or three)
