@@ -7,8 +7,10 @@
 - beginner (9x9, 10) and intermediate (16x16, 40), modern rules, start in the centre.
 
     python bench/bench_autoplay.py --games 10000
+    python bench/bench_autoplay.py --games 4000 --strategies safest,look-ahead,full --only expert
 
-Prints one row per setting: games, win rate with its 95 % interval, guesses per game, seconds.
+Prints one row per setting and strategy: games, win rate with its 95 % interval, guesses per game,
+seconds. Strategies on the same seed play the same fields, so their rows compare like for like.
 """
 
 from __future__ import annotations
@@ -31,15 +33,21 @@ def main() -> None:
     parser.add_argument("--small-games", type=int, default=2_000, help="games for beginner and intermediate")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--strategies", default="full", help="comma-separated: safest, look-ahead, full")
+    parser.add_argument("--only", default="", help="only the settings whose name contains this")
     args = parser.parse_args()
-    print("| setting | games | won | 95 % interval | guesses per game | seconds | games per second |")
-    print("|---|---|---|---|---|---|---|")
+    print("| setting | strategy | games | won | 95 % interval | guesses per game | seconds | games per second |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, rows, cols, mines, start, first in SETTINGS:
+        if args.only not in name:
+            continue
         games = args.games if "expert" in name else args.small_games
-        r = play_games(games, rows, cols, mines, start=start, first_click=first, seed=args.seed, workers=args.workers)
-        low, high = r["ci95"]
-        print(f"| {name} | {games} | {r['win_rate']:.1%} | {low:.1%}-{high:.1%} | {r['guesses_per_game']:.2f} | "
-              f"{r['seconds']:.0f} | {r['games_per_second']:.1f} |", flush=True)
+        for strategy in args.strategies.split(","):
+            r = play_games(games, rows, cols, mines, start=start, first_click=first, seed=args.seed,
+                           workers=args.workers, strategy=strategy)
+            low, high = r["ci95"]
+            print(f"| {name} | {strategy} | {games} | {r['win_rate']:.1%} | {low:.1%}-{high:.1%} | "
+                  f"{r['guesses_per_game']:.2f} | {r['seconds']:.0f} | {r['games_per_second']:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

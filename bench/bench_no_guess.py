@@ -1,10 +1,10 @@
 """Benchmark: no-guess classic boards (`recon generate --classic --no-guess`), in process and as a
 fresh process. Targets (issue: classic play): expert (16x30, 99 mines) < 0.2 s; 50x50 at 40 %
-< 2 s; 100x100 at 30 % < 3 s. The anchor is Simon Tatham's Mines generator, measured on this kind
-of machine when the targets were set (50x50 at 40 %: 9.2 s; 100x100 at 30 %: 9.1 s); it is not
-built here.
+< 2 s; 100x100 at 30 % < 3 s. The anchor is Simon Tatham's Mines generator (new_desc with
+unique=true, his no-guess boards), timed in the same run when built (bench/tatham/build.sh).
 
-    python bench/bench_no_guess.py --seeds 5
+    bench/tatham/build.sh PUZZLES_DIR      # once, from Tatham's sources
+    python bench/bench_no_guess.py --seeds 5 --fresh --tatham bench/tatham/mines-generate
 
 Each row: median and worst over seeds, with the perturbations and runs the median seed needed.
 """
@@ -28,9 +28,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--fresh", action="store_true", help="also time a fresh `recon generate` process per seed")
+    parser.add_argument("--tatham", metavar="PATH", help="Tatham's generator built by bench/tatham/build.sh")
     args = parser.parse_args()
-    print("| board | mines | in process: median | worst | perturbations (median seed) | fresh process: median |")
-    print("|---|---|---|---|---|---|")
+    print("| board | mines | in process: median | worst | perturbations (median seed) | fresh process: median "
+          "| Tatham: median | Tatham / recon (in process) |")
+    print("|---|---|---|---|---|---|---|---|")
     for rows, cols, mines in SIZES:
         times, stats = [], []
         for seed in range(args.seeds):
@@ -47,9 +49,16 @@ def main() -> None:
                                 str(mines), "--no-guess", "--seed", str(seed)], check=True, capture_output=True)
                 walls.append(time.perf_counter() - start)
             fresh = f"{statistics.median(walls):.2f} s"
+        anchor = ratio = "-"
+        if args.tatham:
+            # his params are WxHnN; his own clock around new_desc, the same span as recon's
+            spans = [float(subprocess.run([args.tatham, f"{cols}x{rows}n{mines}", str(seed)], check=True,
+                                          capture_output=True, text=True).stdout.split()[2]) for seed in range(args.seeds)]
+            anchor = f"{statistics.median(spans):.2f} s"
+            ratio = f"{statistics.median(spans) / statistics.median(times):.1f}x"
         middle = sorted(range(len(times)), key=times.__getitem__)[len(times) // 2]
         print(f"| {rows}x{cols} | {mines} | {statistics.median(times):.2f} s | {max(times):.2f} s | "
-              f"{stats[middle]['perturbations']} in {stats[middle]['runs']} runs | {fresh} |", flush=True)
+              f"{stats[middle]['perturbations']} in {stats[middle]['runs']} runs | {fresh} | {anchor} | {ratio} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -305,7 +305,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="play many classic Minesweeper games: deduce, then guess by exact probabilities",
         description="Play N games of classic Minesweeper and report the win rate with its 95 %% interval, the "
         "guesses per game and the games per second. The player deduces with recon's rules and, when they "
-        "stall, guesses the cell least likely to be a mine (exact probabilities with the total).",
+        "stall, guesses by exact probabilities with the total (--strategy: the safest cell; the cell likeliest "
+        "to survive this guess and the next; and that with unavoidable 50/50s taken at once and small endgames "
+        "searched exhaustively, the default).",
         epilog=EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -317,6 +319,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the start cell opens a region (zero, modern), is only safe (classic) or may be a mine (any)")
     a.add_argument("--start", metavar="R,C", type=_cell_arg, help="the first click, 1-based (default: the centre)")
     a.add_argument("--no-guess", action="store_true", help="play no-guess boards (each must be won)")
+    a.add_argument("--strategy", choices=("safest", "look-ahead", "full"), default="full",
+                   help="how to guess: safest cell, one move of look-ahead, or that plus 50/50s first and "
+                   "exhaustive endgames (default: full)")
     a.add_argument("--seed", metavar="S", type=_whole("S", 0), default=0, help="the run's seed (default: 0)")
     a.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
     a.add_argument("--json", action="store_true", help="print one JSON object")
@@ -1034,7 +1039,8 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             stderr.flush()
 
     summary = play_games(args.games, args.rows, args.cols, args.mines, start=start, first_click=args.first_click,
-                         no_guess=args.no_guess, seed=args.seed, workers=args.workers, progress=progress)
+                         no_guess=args.no_guess, seed=args.seed, workers=args.workers, progress=progress,
+                         strategy=args.strategy)
     if terminal:
         stderr.write("\n")
     if args.json:

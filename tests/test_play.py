@@ -66,7 +66,7 @@ def test_hints_name_true_deductions():
 
 def test_the_terminal_game_headless():
     pytest.importorskip("textual")
-    from recon.play.tui import PlayApp
+    from recon.play.tui import EndScreen, PlayApp
 
     async def scenario():
         game = Game.new(9, 9, 10, seed=1)
@@ -89,9 +89,38 @@ def test_the_terminal_game_headless():
             mine = tuple(np.argwhere(game.field)[0])
             await pilot.click("Board", offset=(mine[1] * 3 + 1, mine[0]))
             assert game.state == "lost" and "BOOM" in app.status_line()
+            await pilot.pause()
+            end = app.screen
+            assert isinstance(end, EndScreen) and "Boom" in str(end.query_one("#end-head").render())
+            await pilot.press("b")  # back to the board, the game still over
+            assert not isinstance(app.screen, EndScreen) and app.game is game
+            await pilot.press("n")  # the next game: a new field, the next seed
+            assert app.game is not game and app.game.state == "ready" and app.game.seed == game.seed + 1
             await pilot.press("q")
 
+    async def winning():
+        field = np.zeros((3, 4), dtype=bool)
+        field[0, 0] = True
+        game = Game(field, 1)
+        app = PlayApp(game)
+        async with app.run_test(size=(60, 20)) as pilot:
+            app.cursor = (2, 3)
+            await pilot.press("space")  # a zero: the region opens every safe cell
+            await pilot.pause()
+            assert game.state == "won" and isinstance(app.screen, EndScreen)
+            assert "You win" in str(app.screen.query_one("#end-head").render())
+            assert "1 mine," in str(app.screen.query_one("#end-summary").render())
+            await pilot.press("n")  # a given board plays again as it was
+            assert app.game is not game and (app.game.field == field).all() and app.game.state == "ready"
+            await pilot.press("space")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("q")  # from the end screen, q quits
+            await pilot.pause()
+            assert not app.is_running
+
     asyncio.run(scenario())
+    asyncio.run(winning())
 
 
 def test_autoplay_plays_and_reports(tmp_path):

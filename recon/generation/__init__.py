@@ -15,8 +15,19 @@
 
 from __future__ import annotations
 
-from .make import DIFFICULTIES, Puzzle, generate_puzzle, impossible_request, make_puzzle, parse_clue_target
+import importlib
+
 from .options import GenerationFailed, GenerationTimeout, Job, Options
+
+_FROM_MAKE = ("DIFFICULTIES", "Puzzle", "generate_puzzle", "impossible_request", "make_puzzle", "parse_clue_target")
+
+
+def __getattr__(name: str):
+    """The puzzle makers load on first use: a classic board (generation.classic) needs none of
+    them, nor the solver they bring, so `recon generate --classic` starts sooner."""
+    if name in _FROM_MAKE:
+        return getattr(importlib.import_module(".make", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "DIFFICULTIES", "GenerationFailed", "GenerationTimeout", "Job", "Options", "Puzzle", "generate_puzzle",

@@ -1,16 +1,23 @@
-"""The autoplayer: deduce first, then guess by exact probabilities with the total.
+"""The autoplayer: deduce first, then guess by exact odds with the total.
 
 A game: a field drawn under the first-click rule asked for (`zero`: the start cell opens a region,
 as modern Minesweeper guarantees; `safe`: it is no mine; `any`: it may be one), or a no-guess
 board. The player opens the start cell, then repeats:
 
 1. the rules of `recon.rules.sweeper` open every cell they prove safe and mark every proved mine;
-2. when they stall, `recon.counting` gives every covered cell's exact mine probability given the
+2. when they stall, `recon.play.odds` gives every covered cell's exact mine odds given the
    numbers, the marks and the total: a cell at 0 is safe after all (opened, no guess), one at 1 a
    mine;
-3. otherwise it guesses the covered cell least likely to be a mine. Ties (within 1e-9) go to the
-   cell with the most decided neighbours, where an opened number is likeliest to say something
-   new: corners and edges before the middle of an unexplored region.
+3. otherwise it guesses (`strategy`):
+   - `safest`: the cell least likely to be a mine, ties to the cell with the most decided
+     neighbours (corners and edges before the middle of an unexplored region);
+   - `look-ahead`: among the cells nearly as safe as the safest (CUT_OFF), the one likeliest to
+     survive this guess and the next: each number it can show is weighed by its exact chance,
+     and after it the next move is certain or the safest cell's chance (DavidNHill's "secondary
+     safety");
+   - `full` (the default): that, but first a 50/50 that nothing can ever settle is taken at once
+     (it must be taken some time; its number may help), and with at most ENDGAME_FIELDS fields
+     left the endgame is searched exhaustively for the best line of play (`recon.play.endgame`).
 
 `play_games` plays many games on a process pool; each game's seed is derived from the run's seed
 and its number, so a game replays alone and the results do not depend on the number of workers.
@@ -29,6 +36,8 @@ from ..generation.classic import draw_field, no_guess_field
 from ..io.classic import board_problem
 from ..model import OPEN
 from ..rules.sweeper import Sweeper
+from .endgame import Budget, best_guess
+from .odds import Board, TooMany
 from ..stats import wilson
 
 
@@ -53,9 +62,119 @@ def draw(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: 
     return draw_field(rows, cols, mines, rng, start, zero=first_click == "zero")
 
 
-def guess(sweeper: Sweeper, mines: int) -> tuple[tuple[int, int] | None, list, list]:
+#: How the player guesses (`--strategy`), each adding to the one before: the safest cell; the cell
+#: likeliest to survive this guess and the next (a look-ahead of one move); and that with
+#: unavoidable 50/50s taken at once and small endgames searched exhaustively.
+STRATEGIES = ("safest", "look-ahead", "full")
+#: Frontier cells whose chance of being safe is within this ratio of the best are looked ahead.
+CUT_OFF = 0.90
+#: Cells no number sees join them when their chance is within this ratio of the best frontier cell's.
+INTERIOR_CUT_OFF = 0.95
+#: At most this many candidates of each kind are looked ahead.
+FRONTIER_CANDIDATES = 12
+INTERIOR_CANDIDATES = 8
+#: With at most this many fields left the endgame is searched exhaustively (play.endgame) ...
+ENDGAME_FIELDS = 1000
+#: ... unless the search would meet more sets of fields than this.
+ENDGAME_BUDGET = 100_000
+
+
+def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | None = None
+          ) -> tuple[tuple[int, int] | None, list, list]:
     """The exact-probability step: (the cell to guess or None, cells proved safe, cells proved
-    mines)."""
+    mines). `cache`: the game's group enumerations so far (play.odds)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    cols = sweeper.cols
+    board = Board.from_cells(sweeper.board_cells(), mines, cache=cache)
+    try:
+        base = board.odds()
+    except TooMany:
+        return _guess_by_count(sweeper, mines)
+    safe, sure = base.safe(), base.mines()
+    if safe or sure:
+        return None, [divmod(x, cols) for x in safe], [divmod(x, cols) for x in sure]
+    if strategy == "full":
+        cell = _unavoidable_pair(board, base)
+        if cell is None and base.weight <= ENDGAME_FIELDS:
+            cell = _endgame(board)
+        if cell is not None:
+            return divmod(cell, cols), [], []
+    decided = sweeper.known() != OPEN
+
+    def around(x: int) -> int:  # decided neighbours, off the board counting as decided
+        return 8 - sum(1 for y in board.neighbours(x) if not decided.flat[y])
+
+    safety = {x: 1 - w / base.weight for x, w in base.mine_weight.items()}
+    best = max(safety.values())
+    inner = set(base.interior)
+    edge = sorted((x for x in safety if x not in inner and safety[x] >= CUT_OFF * best),
+                  key=lambda x: (-safety[x], -around(x)))[:FRONTIER_CANDIDATES]
+    candidates = edge
+    if inner and (not edge or safety[base.interior[0]] >= INTERIOR_CUT_OFF * safety[edge[0]]):
+        candidates = candidates + _interior_candidates(base.interior, around)
+    if strategy == "safest":
+        top = max(safety[x] for x in candidates)
+        x = max((x for x in candidates if top - safety[x] < 1e-9), key=around)
+        return divmod(x, cols), [], []
+    chosen, score = None, (-1.0, -1.0, -1)
+    for x in sorted(candidates, key=lambda x: -safety[x]):
+        if safety[x] < score[0]:  # it cannot beat the best: surviving two moves is at most surviving one
+            continue
+        try:
+            survive, progress, _ = board.outlook(base, x)
+        except TooMany:
+            survive, progress = safety[x] * base.best_safety(), 0.0
+        mine = (survive, progress, around(x))
+        if mine > score:
+            chosen, score = x, mine
+    return divmod(chosen, cols), [], []
+
+
+def _unavoidable_pair(board: Board, base) -> int | None:
+    """A cell of a 50/50 nothing can ever settle, or None: two neighbouring undecided cells with
+    one mine between them in every field, whose other neighbours differ only by known mines. Then
+    swapping the two maps fields to fields and no number, opened or to come, tells them apart;
+    the guess is forced sooner or later, so it is taken now, while its number can still help."""
+    half = {x for x, w in base.mine_weight.items() if 2 * w == base.weight}
+    known = board.known
+    for a in sorted(half):
+        around_a = set(board.neighbours(a))
+        for b in board.neighbours(a):
+            if b <= a or b not in half:
+                continue
+            differ = (around_a ^ set(board.neighbours(b))) - {a, b}
+            if any(known[y] != 1 for y in differ):
+                continue
+            odds = board.odds(board.equations + [((a, b), 1)])
+            if odds is not None and odds.weight == base.weight:
+                return a
+    return None
+
+
+def _interior_candidates(interior: list[int], around) -> list[int]:
+    """The cells no number sees worth looking ahead (all share one chance of being safe): those
+    with the most decided neighbours, board corners first, likeliest to open a region."""
+    return sorted(interior, key=lambda x: (-around(x), x))[:INTERIOR_CANDIDATES]
+
+
+def _endgame(board: Board) -> int | None:
+    """The best cell by exhaustive search, or None when the search is too big."""
+    fields = board.fields(ENDGAME_FIELDS)
+    if not fields:
+        return None
+    cells = board.undecided
+    index = {x: i for i, x in enumerate(cells)}
+    neighbours = [sum(1 << index[y] for y in board.neighbours(x) if y in index) for x in cells]
+    try:
+        i, _ = best_guess(fields, neighbours, ENDGAME_BUDGET)
+    except Budget:
+        return None
+    return cells[i]
+
+
+def _guess_by_count(sweeper: Sweeper, mines: int) -> tuple[tuple[int, int] | None, list, list]:
+    """The general count (recon.counting) when a group is too big for play.odds: the safest cell."""
     cells = sweeper.board_cells()
     counted = count_solutions(board_problem(cells, mines), probabilities=True, limit=1_000_000, crosscheck=False)
     covered = np.argwhere(sweeper.known() == OPEN)
@@ -69,7 +188,6 @@ def guess(sweeper: Sweeper, mines: int) -> tuple[tuple[int, int] | None, list, l
     lowest = min(p[r][c] for r, c in covered)
     tied = [(r, c) for r, c in covered if float(p[r][c] - lowest) < 1e-9]
     decided = sweeper.known() != OPEN
-    rows, cols = decided.shape
 
     def around(cell):
         r, c = cell
@@ -80,20 +198,23 @@ def guess(sweeper: Sweeper, mines: int) -> tuple[tuple[int, int] | None, list, l
 
 
 def play_one(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: str, no_guess: bool,
-             seed: int | list[int]) -> Game:
+             seed: int | list[int], strategy: str = "full") -> Game:
     """Play one game from its seed."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
     begin = time.perf_counter()
     rng = np.random.default_rng(seed)
     field = draw(rows, cols, mines, start, first_click, no_guess, rng)
     sweeper = Sweeper(field, mines)
     guesses = 0
+    cache: dict = {}
     if not sweeper.open(*start):
         return Game(False, 0, time.perf_counter() - begin)
     while True:
         sweeper.advance()
         if sweeper.won:
             return Game(True, guesses, time.perf_counter() - begin)
-        cell, safe, sure = guess(sweeper, mines)
+        cell, safe, sure = guess(sweeper, mines, strategy, cache)
         for r, c in sure:
             sweeper.mark_mine(r, c)
         for r, c in safe:
@@ -111,12 +232,13 @@ def _play(job) -> Game:
 
 def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int, int] | None = None,
                first_click: str = "zero", no_guess: bool = False, seed: int = 0, workers: int | None = None,
-               progress=None) -> dict:
+               progress=None, strategy: str = "full") -> dict:
     """Play `games` games; a summary: games, wins, win_rate, ci95, guesses_per_game, seconds,
     games_per_second."""
     start = start if start is not None else (rows // 2, cols // 2)
     children = np.random.SeedSequence(seed).spawn(games)
-    jobs = [(rows, cols, mines, start, first_click, no_guess, child.generate_state(2).tolist()) for child in children]
+    jobs = [(rows, cols, mines, start, first_click, no_guess, child.generate_state(2).tolist(), strategy)
+            for child in children]
     begin = time.perf_counter()
     workers = workers or os.cpu_count() or 1
     results: list[Game] = []
@@ -141,5 +263,5 @@ def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int
         "guesses_per_game": sum(g.guesses for g in results) / games if games else 0.0,
         "seconds": seconds, "games_per_second": games / seconds if seconds else 0.0,
         "rows": rows, "cols": cols, "mines": mines, "start": [start[0] + 1, start[1] + 1],
-        "first_click": first_click, "no_guess": no_guess, "seed": seed,
+        "first_click": first_click, "no_guess": no_guess, "seed": seed, "strategy": strategy,
     }

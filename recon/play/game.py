@@ -27,6 +27,7 @@ class Game:
     def __init__(self, field: np.ndarray | None, mines: int, *, shape: tuple[int, int] | None = None,
                  first: tuple[int, int] | None = None, auto: bool = False, seed: int = 0, no_guess: bool = False):
         self.field = None if field is None else np.asarray(field, dtype=bool).copy()
+        self._given = None if field is None else (self.field.copy(), mines, first)
         self.shape = self.field.shape if self.field is not None else shape
         self.rows, self.cols = self.shape
         self.mines = mines
@@ -47,6 +48,14 @@ class Game:
     def new(cls, rows: int, cols: int, mines: int, *, seed: int = 0, no_guess: bool = False, auto: bool = False) -> "Game":
         """A new game whose field is drawn at the first click."""
         return cls(None, mines, shape=(rows, cols), seed=seed, no_guess=no_guess, auto=auto)
+
+    def again(self) -> "Game":
+        """The next game: a new field drawn at the first click (with the next seed), or the given
+        board once more."""
+        if self._given is None:
+            return Game.new(self.rows, self.cols, self.mines, seed=self.seed + 1, no_guess=self.no_guess, auto=self.auto)
+        field, mines, first = self._given
+        return Game(field, mines, first=first, auto=self.auto, seed=self.seed)
 
     # -- reading -----------------------------------------------------------------------------
     @property

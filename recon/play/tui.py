@@ -2,7 +2,8 @@
 
 Keys: arrows move, space or enter opens, f flags, h shows the next deduction (its LEGUP and endoh1
 names, its cells highlighted), p toggles the exact mine probabilities, q quits. A mouse click
-opens a cell, a right click flags it.
+opens a cell, a right click flags it. A won or lost game shows its end screen: n plays the next
+game, b goes back to the board, q quits.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.events import Click
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .game import Game
@@ -38,6 +41,33 @@ class Board(Static):
             self.game_app.refresh_view()
 
 
+class EndScreen(ModalScreen[str]):
+    """The end of a game, won or lost, over the board: what happened, and what next."""
+
+    DEFAULT_CSS = """
+    EndScreen { align: center middle; }
+    EndScreen > Vertical { width: auto; height: auto; padding: 1 3; border: thick $accent; background: $surface; }
+    """
+    BINDINGS = [Binding("n", "choose('new')", "next game"), Binding("b,escape", "choose('board')", "the board"),
+                Binding("q", "choose('quit')", "quit")]
+
+    def __init__(self, game: Game):
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        head = "You win!" if game.state == "won" else "Boom: that was a mine."
+        with Vertical():
+            yield Static(Text(head, style="bold green" if game.state == "won" else "bold red"), id="end-head")
+            yield Static(f"{game.rows}x{game.cols}, {game.mines} mine{'s' if game.mines != 1 else ''}, {game.seconds:.0f} s, "
+                         f"{game.guesses} guess{'es' if game.guesses != 1 else ''}", id="end-summary")
+            yield Static("n next game   b the board   q quit", id="end-keys")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)
+
+
 class PlayApp(App):
     """The game's screen: the board, then a status line."""
 
@@ -45,7 +75,8 @@ class PlayApp(App):
         Binding("up", "move(-1, 0)", "up", show=False), Binding("down", "move(1, 0)", "down", show=False),
         Binding("left", "move(0, -1)", "left", show=False), Binding("right", "move(0, 1)", "right", show=False),
         Binding("space,enter", "open", "open"), Binding("f", "flag", "flag"), Binding("h", "hint", "hint"),
-        Binding("p", "probabilities", "probabilities"), Binding("q", "quit", "quit"),
+        Binding("p", "probabilities", "probabilities"), Binding("n", "again", "next game", show=False),
+        Binding("q", "quit", "quit"),
     ]
 
     def __init__(self, game: Game):
@@ -55,6 +86,7 @@ class PlayApp(App):
         self.shown_hint: dict | None = None
         self.show_probabilities = False
         self._probabilities = None
+        self._ended = False  # the end screen has been shown for this game
 
     def compose(self) -> ComposeResult:
         self.board = Board(self)
@@ -89,6 +121,10 @@ class PlayApp(App):
             self.shown_hint = {"text": "no deduction applies: the next move is a guess", "cells": [], "legup": None, "endoh1": None}
         self.refresh_view(keep_hint=True)
 
+    def action_again(self) -> None:
+        if self.game.state in ("won", "lost"):
+            self._after_end("new")
+
     def action_probabilities(self) -> None:
         self.show_probabilities = not self.show_probabilities
         self.refresh_view(keep_hint=True)
@@ -100,6 +136,18 @@ class PlayApp(App):
         self._probabilities = self.game.probabilities() if self.show_probabilities and self.game.state == "playing" else None
         self.board.update(self.board_text())
         self.status.update(self.status_line())
+        if self.game.state in ("won", "lost") and not self._ended:
+            self._ended = True
+            self.push_screen(EndScreen(self.game), self._after_end)
+
+    def _after_end(self, what: str | None) -> None:
+        if what == "quit":
+            self.exit()
+        elif what == "new":
+            self.game = self.game.again()
+            self._ended = False
+            self.cursor = (self.game.rows // 2, self.game.cols // 2)
+            self.refresh_view()
 
     def cell_text(self, r: int, c: int) -> tuple[str, str]:
         """A cell's characters and style."""
@@ -135,7 +183,8 @@ class PlayApp(App):
 
     def status_line(self) -> str:
         game = self.game
-        head = {"ready": "click or press space to start", "playing": "", "won": "YOU WIN - q quits", "lost": "BOOM - q quits"}[game.state]
+        head = {"ready": "click or press space to start", "playing": "", "won": "YOU WIN - n next game, q quits",
+                "lost": "BOOM - n next game, q quits"}[game.state]
         parts = [f"mines left {game.mines_left}", f"time {game.seconds:.0f} s", f"guesses {game.guesses}"]
         if self.show_probabilities and self._probabilities is not None:
             parts.append(f"probabilities in %, total {game.mines}")

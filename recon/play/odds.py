@@ -1,0 +1,353 @@
+"""Exact mine odds on a classic board in play, fast enough to look one guess ahead.
+
+The covered cells next to an opened number (the frontier) split into groups joined by a number
+that sees both; each group's solutions are enumerated by backtracking and tallied by their mine
+count. The cells no number sees (the interior) are interchangeable: k mines among q of them can
+lie C(q, k) ways. So a field's weight is the product of one solution per group times C(q, the
+mines left over), and every count here is an exact integer: a cell is safe (or a mine) exactly
+when its mine weight is 0 (or the whole weight), never by rounding. This is the classic analysers'
+method (DavidNHill's probability engine, minesweepr); `recon.counting` counts the same boards by
+the general route and tests hold the two equal.
+
+A group's enumeration is cached by its equations, so asking "what if this cell opens showing v?"
+re-enumerates only the group the new number joins: that is what makes `Odds.outlook` (the
+secondary safety of a guess) cheap enough to ask of a dozen candidates at every guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+#: A group whose backtracking visits more nodes than this is not enumerated (`TooMany`).
+NODES = 200_000
+
+
+class TooMany(Exception):
+    """A group has too many solutions to enumerate here."""
+
+
+Equation = tuple[tuple[int, ...], int]  # (covered cells, mines among them)
+
+
+def _enumerate(cells: list[int], equations: list[Equation], nodes: int):
+    """A group's solutions by mine count: {m: (count, {cell: mines at that cell over those solutions})}.
+
+    Cells that lie in the same equations are one super cell: k mines among its s cells lie
+    C(s, k) ways, and each cell holds a mine in C(s-1, k-1) of them."""
+    signature: dict[int, list[int]] = {}
+    for e, (eq, _) in enumerate(equations):
+        for x in eq:
+            signature.setdefault(x, []).append(e)
+    supers: dict[tuple[int, ...], list[int]] = {}
+    # super cells in the order the equations meet them, so that each equation closes early
+    for eq, _ in equations:
+        for x in eq:
+            supers.setdefault(tuple(signature[x]), [])
+    for x in cells:
+        supers[tuple(signature[x])].append(x)
+    members = [m for m in supers.values() if m]
+    touches = [list(sig) for sig, m in supers.items() if m]
+    size = [len(m) for m in members]
+    n = len(members)
+    need = [k for _, k in equations]
+    left = [len(eq) for eq, _ in equations]
+    if any(k < 0 or k > free for k, free in zip(need, left)):
+        return {}
+    found: dict[int, list[int]] = {}  # mine count -> [ways, then mines times ways per super cell]
+    value = [0] * n
+    budget = [nodes]
+
+    def walk(i: int, mines: int, ways: int) -> None:
+        if i == n:
+            row = found.get(mines)
+            if row is None:
+                row = found[mines] = [0] * (n + 1)
+            row[n] += ways
+            for j in range(n):
+                if value[j]:
+                    row[j] += ways * value[j]
+            return
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooMany(f"a group of {len(cells)} cells")
+        cons = touches[i]
+        s = size[i]
+        low, high = 0, s
+        for e in cons:  # what the equations allow this super cell
+            rest = left[e] - s
+            low = max(low, need[e] - rest)
+            high = min(high, need[e])
+        for v in range(low, high + 1):
+            for e in cons:
+                left[e] -= s
+                need[e] -= v
+            value[i] = v
+            walk(i + 1, mines + v, ways * comb(s, v) if 0 < v < s else ways)
+            for e in cons:
+                left[e] += s
+                need[e] += v
+        value[i] = 0
+
+    walk(0, 0, 1)
+    out = {}
+    for m, row in found.items():
+        tally = {}
+        for j in range(n):
+            per_cell = row[j] // size[j]  # each of the s cells holds the mine in 1/s of them
+            for x in members[j]:
+                tally[x] = per_cell
+        out[m] = (row[n], tally)
+    return out
+
+
+def _groups(equations: list[Equation]) -> list[tuple[list[int], list[Equation]]]:
+    """The equations split into groups that share no cell."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for eq, _ in equations:
+        for x in eq:
+            parent.setdefault(x, x)
+        root = find(eq[0])
+        for x in eq[1:]:
+            other = find(x)
+            if other != root:
+                parent[other] = root
+    by_root: dict[int, tuple[list[int], list[Equation]]] = {}
+    for x in parent:
+        by_root.setdefault(find(x), ([], []))[0].append(x)
+    for eq in equations:
+        by_root[find(eq[0][0])][1].append(eq)
+    return list(by_root.values())
+
+
+@lru_cache(maxsize=16)
+def _neighbour_table(rows: int, cols: int) -> list[tuple[int, ...]]:
+    """Each cell's neighbours (flat indices)."""
+    table = []
+    for r in range(rows):
+        for c in range(cols):
+            table.append(tuple(rr * cols + cc for rr in range(max(r - 1, 0), min(r + 2, rows))
+                               for cc in range(max(c - 1, 0), min(c + 2, cols)) if (rr, cc) != (r, c)))
+    return table
+
+
+def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            out[i + j] = out.get(i + j, 0) + x * y
+    return out
+
+
+@dataclass
+class Odds:
+    """The exact odds of one board: `weight` fields in all, `mine_weight[x]` of them with a mine
+    at covered cell x (every undecided cell has an entry)."""
+
+    weight: int
+    mine_weight: dict[int, int]
+    interior: list[int]
+
+    def safe(self) -> list[int]:
+        return [x for x, w in self.mine_weight.items() if w == 0]
+
+    def mines(self) -> list[int]:
+        return [x for x, w in self.mine_weight.items() if w == self.weight]
+
+    def probability(self, x: int) -> float:
+        return self.mine_weight[x] / self.weight
+
+    def best_safety(self) -> float:
+        """The chance that the safest undecided cell is safe (1 when one is certainly safe)."""
+        if not self.mine_weight:
+            return 1.0
+        return 1.0 - min(self.mine_weight.values()) / self.weight
+
+
+class Board:
+    """A classic board as the player sees it, ready for odds: `known` per cell (-1 undecided,
+    0 opened, 1 a known mine), the opened cells' numbers, the mines in all (None: not told)."""
+
+    def __init__(self, rows: int, cols: int, known: list[int], numbers: list[int], mines: int | None,
+                 nodes: int = NODES, cache: dict | None = None):
+        self.rows, self.cols = rows, cols
+        self.known = known
+        self.numbers = numbers
+        self.mines = mines
+        self.nodes = nodes
+        self._neighbours = _neighbour_table(rows, cols)
+        self._cache: dict[tuple, dict] = {} if cache is None else cache
+        self.undecided = [x for x in range(rows * cols) if known[x] == -1]
+        self.left = None if mines is None else mines - sum(1 for v in known if v == 1)
+        self.equations: list[Equation] = []
+        for x in range(rows * cols):
+            if known[x] == 0:
+                eq = self.equation(x, numbers[x])
+                if eq is not None:
+                    self.equations.append(eq)
+
+    @classmethod
+    def from_cells(cls, cells, mines: int | None, nodes: int = NODES, cache: dict | None = None) -> "Board":
+        """From a board in recon.io.classic's codes (0-8 opened, -1 covered, -2 a flag). `cache`:
+        group enumerations kept from earlier boards of the same game (a group's equations decide
+        its solutions, so they stay true)."""
+        rows, cols = cells.shape
+        flat = [int(v) for v in cells.ravel()]
+        known = [0 if v >= 0 else 1 if v == -2 else -1 for v in flat]
+        return cls(rows, cols, known, [max(v, 0) for v in flat], mines, nodes, cache)
+
+    def neighbours(self, x: int) -> tuple[int, ...]:
+        return self._neighbours[x]
+
+    def equation(self, x: int, number: int, opened: int = -1) -> Equation | None:
+        """Opened cell x showing `number` as an equation on its undecided neighbours (None when
+        it has none); `opened` is one more cell taken as opened."""
+        cells = tuple(y for y in self._neighbours[x] if self.known[y] == -1 and y != opened)
+        if not cells:
+            return None
+        return cells, number - sum(1 for y in self._neighbours[x] if self.known[y] == 1)
+
+    def odds(self, equations: list[Equation] | None = None, opened: int = -1) -> Odds | None:
+        """The exact odds with these equations (default the board's), `opened` taken as opened;
+        None when no field fits."""
+        equations = self.equations if equations is None else equations
+        groups = _groups(equations)
+        frontier = set()
+        tables = []
+        for cells, eqs in groups:
+            key = tuple(sorted(eqs))
+            table = self._cache.get(key)
+            if table is None:
+                table = self._cache[key] = _enumerate(cells, eqs, self.nodes)
+            if not table:
+                return None
+            frontier.update(cells)
+            tables.append(table)
+        interior = [x for x in self.undecided if x not in frontier and x != opened]
+        q = len(interior)
+        polys = [{m: row[0] for m, row in t.items()} for t in tables]
+        # the weight of the other groups and the interior, for each count of mines in one group
+        prefix = [{0: 1}]
+        for p in polys:
+            prefix.append(_convolve(prefix[-1], p))
+        suffix = [{0: 1}]
+        for p in reversed(polys):
+            suffix.append(_convolve(suffix[-1], p))
+        suffix.reverse()
+        left = self.left
+
+        def fill(s: int) -> int:  # ways to place the rest in the interior given s mines in groups
+            return 1 << q if left is None else comb(q, left - s) if 0 <= left - s <= q else 0
+
+        everything = prefix[-1]
+        weight = sum(n * fill(s) for s, n in everything.items())
+        if weight == 0:
+            return None
+        mine_weight: dict[int, int] = {}
+        for k, table in enumerate(tables):
+            others = _convolve(prefix[k], suffix[k + 1])
+            for m, (_, tally) in table.items():
+                rest = sum(n * fill(m + s) for s, n in others.items())
+                if rest:
+                    for x, t in tally.items():
+                        mine_weight[x] = mine_weight.get(x, 0) + t * rest
+        for cells, _ in groups:
+            for x in cells:
+                mine_weight.setdefault(x, 0)
+        if q:
+            if left is None:
+                inner = weight // 2
+            else:
+                inner = sum(n * comb(q - 1, left - s - 1) for s, n in everything.items() if 0 <= left - s - 1 <= q - 1)
+            for x in interior:
+                mine_weight[x] = inner
+        return Odds(weight, mine_weight, interior)
+
+    def outlook(self, base: Odds, x: int) -> tuple[float, float, int]:
+        """Open undecided cell x in thought: (the chance it is safe and the next move is safe too
+        (1 for a certainly safe cell, else the safest cell's chance), the chance it is safe and
+        shows a number that makes a cell certain, how many numbers it can show)."""
+        around = [y for y in self._neighbours[x] if self.known[y] == -1]
+        # x is safe: the equations that see it lose it
+        equations = []
+        for cells, k in self.equations:
+            if x in cells:
+                cells = tuple(y for y in cells if y != x)
+                if not cells:
+                    continue
+            equations.append((cells, k))
+        survive = progress = 0.0
+        shown = 0
+        for v in range(len(around) + 1):
+            new = equations + [(tuple(around), v)] if around else equations
+            if not around and v:
+                break
+            odds = self.odds(new, opened=x)
+            if odds is None:
+                continue
+            shown += 1
+            chance = odds.weight / base.weight
+            if odds.safe() or len(odds.mines()) == len(odds.mine_weight):  # a safe move, or won
+                survive += chance
+                progress += chance
+            else:
+                survive += chance * odds.best_safety()
+        return survive, progress, shown
+
+    def fields(self, limit: int) -> list[int] | None:
+        """Every field that fits, as bit masks over `self.undecided` (bit i: a mine at the i-th
+        undecided cell), or None when there are more than `limit`."""
+        cells = self.undecided
+        index = {x: i for i, x in enumerate(cells)}
+        # equations' cells first, in the order the equations meet them, then the interior
+        order: list[int] = []
+        seen = set()
+        for eq, _ in self.equations:
+            for x in eq:
+                if x not in seen:
+                    seen.add(x)
+                    order.append(x)
+        order += [x for x in cells if x not in seen]
+        touches: list[list[int]] = [[] for _ in order]
+        position = {x: i for i, x in enumerate(order)}
+        for e, (eq, _) in enumerate(self.equations):
+            for x in eq:
+                touches[position[x]].append(e)
+        need = [k for _, k in self.equations]
+        left = [len(eq) for eq, _ in self.equations]
+        total = self.left
+        n = len(order)
+        bits = [1 << index[x] for x in order]
+        out: list[int] = []
+
+        def walk(i: int, mines: int, mask: int) -> bool:
+            if total is not None and (mines > total or mines + (n - i) < total):
+                return True
+            if i == n:
+                out.append(mask)
+                return len(out) <= limit
+            cons = touches[i]
+            for v in (0, 1):
+                ok = True
+                for e in cons:
+                    left[e] -= 1
+                    need[e] -= v
+                    if need[e] < 0 or need[e] > left[e]:
+                        ok = False
+                going = walk(i + 1, mines + v, mask | bits[i] if v else mask) if ok else True
+                for e in cons:
+                    left[e] += 1
+                    need[e] += v
+                if not going:
+                    return False
+            return True
+
+        return out if walk(0, 0, 0) else None

@@ -1,0 +1,186 @@
+"""The autoplayer's exact odds (recon.play.odds), its endgame search (recon.play.endgame) and its
+50/50s, each held against an independent oracle: recon.counting's general count, and plain
+enumeration of every field with a recursion over every line of play that shares no code with the
+search."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from recon.counting import count_solutions
+from recon.generation.classic import draw_field
+from recon.io.classic import board_problem
+from recon.play import autoplay
+from recon.play.endgame import Budget, best_guess
+from recon.play.odds import Board
+from recon.rules.sweeper import Sweeper
+
+SHAPES = [(1, 12), (12, 1), (2, 9), (3, 7), (5, 5), (9, 9), (8, 16)]
+
+
+def boards(seed: int, count: int, shapes=SHAPES, advance: bool = True):
+    """Boards in play: a field, a safe first click, the rules run (or not), a few safe cells more."""
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        rows, cols = shapes[i % len(shapes)]
+        mines = max(1, int(rows * cols * rng.uniform(0.1, 0.3)))
+        start = (int(rng.integers(rows)), int(rng.integers(cols)))
+        if mines >= rows * cols:
+            continue
+        field = draw_field(rows, cols, mines, rng, start, zero=False)
+        sweeper = Sweeper(field, mines)
+        sweeper.open(*start)
+        if advance:
+            sweeper.advance()
+        for _ in range(int(rng.integers(0, 3))):
+            safe = np.argwhere(~field & ~sweeper.opened)
+            if len(safe):
+                sweeper.open(*safe[rng.integers(len(safe))])
+        yield sweeper, mines
+
+
+def all_fields(board: Board) -> list[frozenset[int]]:
+    """Every field that fits the board, by plain enumeration (the oracle: no groups, no pruning)."""
+    cells = board.undecided
+    out = []
+    for k in range(len(cells) + 1):
+        if board.left is not None and k != board.left:
+            continue
+        for mines in combinations(cells, k):
+            chosen = set(mines)
+            if all(sum(1 for y in eq if y in chosen) == need for eq, need in board.equations):
+                out.append(frozenset(chosen))
+    return out
+
+
+@pytest.mark.parametrize("told", [True, False])
+def test_odds_equal_the_general_count(told):
+    checked = 0
+    for sweeper, mines in boards(1 if told else 2, 90, advance=not told):
+        cells = sweeper.board_cells()
+        total = mines if told else None
+        odds = Board.from_cells(cells, total).odds()
+        counted = count_solutions(board_problem(cells, total), probabilities=True, limit=10**7, crosscheck=False)
+        assert counted.exact
+        assert odds.weight == counted.count
+        rows, cols = cells.shape
+        assert set(odds.mine_weight) == set(np.flatnonzero(cells.ravel() == -1).tolist())
+        for x, w in odds.mine_weight.items():
+            assert Fraction(w, odds.weight) == counted.probabilities[x // cols][x % cols]
+        checked += 1
+    assert checked > 60
+
+
+def test_odds_and_fields_equal_plain_enumeration_on_small_boards():
+    for sweeper, mines in boards(3, 60, shapes=[(1, 9), (9, 1), (2, 7), (3, 4), (4, 4)]):
+        board = Board.from_cells(sweeper.board_cells(), mines)
+        fields = all_fields(board)
+        odds = board.odds()
+        if not board.undecided:
+            continue
+        assert odds.weight == len(fields)
+        for x, w in odds.mine_weight.items():
+            assert w == sum(1 for f in fields if x in f)
+        listed = board.fields(10**6)
+        cells = board.undecided
+        assert len(listed) == len(fields)
+        assert {frozenset(cells[i] for i in range(len(cells)) if m >> i & 1) for m in listed} == set(fields)
+        if len(fields) > 1:
+            assert board.fields(len(fields) - 1) is None  # more than the limit: None, not a part
+
+
+def win_chance(fields: list[frozenset[int]], cells: list[int], neighbours) -> float:
+    """The oracle: the chance of winning with best play, over every cell at every step (no bound,
+    no free moves first, no memo beyond the plain cache of this recursion)."""
+    cache: dict[frozenset, float] = {}
+
+    def value(group: frozenset) -> float:
+        if len(group) == 1:
+            return 1.0
+        if group in cache:
+            return cache[group]
+        best = 0.0
+        for x in cells:
+            if all(x in f for f in group):
+                continue
+            parts: dict[int, list] = {}
+            for f in group:
+                if x not in f:
+                    parts.setdefault(sum(1 for y in neighbours(x) if y in f), []).append(f)
+            if len(parts) == 1 and len(next(iter(parts.values()))) == len(group):
+                continue  # a safe cell that tells nothing
+            best = max(best, sum(len(p) * value(frozenset(p)) for p in parts.values()) / len(group))
+        cache[group] = best
+        return best
+
+    return value(frozenset(fields))
+
+
+def test_the_endgame_search_finds_the_best_line_of_play():
+    searched = 0
+    for sweeper, mines in boards(4, 320, shapes=[(1, 9), (9, 1), (2, 6), (3, 4), (4, 4), (3, 5)]):
+        board = Board.from_cells(sweeper.board_cells(), mines)
+        odds = board.odds()
+        if not board.undecided or odds.safe() or odds.mines() or odds.weight > 40:
+            continue
+        cells = board.undecided
+        index = {x: i for i, x in enumerate(cells)}
+        masks = board.fields(1000)
+        neighbour_masks = [sum(1 << index[y] for y in board.neighbours(x) if y in index) for x in cells]
+        cell, chance = best_guess(masks, neighbour_masks, 10**6)
+        fields = [frozenset(cells[i] for i in range(len(cells)) if m >> i & 1) for m in masks]
+        best = win_chance(fields, cells, board.neighbours)
+        assert chance == pytest.approx(best, abs=1e-12)
+        # the cell it names achieves that chance: its own value by the oracle
+        x = cells[cell]
+        parts: dict[int, list] = {}
+        for f in fields:
+            if x not in f:
+                parts.setdefault(sum(1 for y in board.neighbours(x) if y in f), []).append(f)
+        own = sum(len(p) * win_chance(p, cells, board.neighbours) for p in parts.values()) / len(fields)
+        assert own == pytest.approx(best, abs=1e-12)
+        searched += 1
+    assert searched > 30
+    with pytest.raises(Budget):
+        best_guess([0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100], [0b1110, 0b1101, 0b1011, 0b0111], 1)
+
+
+def test_an_unavoidable_50_50_is_one_no_number_can_settle():
+    """Whenever the player calls a pair unavoidable, swapping the two cells maps every field that
+    fits to another, and one of the two is a mine in each; and such pairs are found."""
+    found = 0
+    for sweeper, mines in boards(5, 400, shapes=[(2, 6), (3, 5), (4, 4), (1, 9), (9, 1), (2, 8)]):
+        board = Board.from_cells(sweeper.board_cells(), mines)
+        odds = board.odds()
+        if not board.undecided or odds.safe() or odds.mines():
+            continue
+        a = autoplay._unavoidable_pair(board, odds)
+        if a is None:
+            continue
+        fields = set(all_fields(board))
+        partners = [b for b in board.neighbours(a) if b in board.undecided
+                    and all((a in f) != (b in f) for f in fields)
+                    and all((f - {a, b}) | ({b} if a in f else {a}) in fields for f in fields)]
+        assert partners, "a pair called unavoidable is not"
+        # no cell still to open tells the two apart by its number
+        b = partners[0]
+        for c in board.undecided:
+            if c in (a, b):
+                continue
+            assert (a in board.neighbours(c)) == (b in board.neighbours(c))
+        found += 1
+    assert found >= 3
+
+
+@pytest.mark.parametrize("strategy", autoplay.STRATEGIES)
+def test_every_strategy_plays_whole_games_and_wins_no_guess_boards(strategy):
+    games = [autoplay.play_one(9, 9, 10, (4, 4), "zero", False, [11, i], strategy) for i in range(12)]
+    assert all(g.guesses >= 0 for g in games) and any(g.won for g in games)
+    no_guess = [autoplay.play_one(8, 8, 10, (3, 3), "zero", True, [12, i], strategy) for i in range(3)]
+    assert all(g.won and g.guesses == 0 for g in no_guess)
+    with pytest.raises(ValueError, match="unknown strategy"):
+        autoplay.play_one(9, 9, 10, (4, 4), "zero", False, [11, 0], "bold")
