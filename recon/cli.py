@@ -350,6 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--out", metavar="FILE", required=True, help="the CSV (appended to; a rerun resumes)")
     w.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
     w.add_argument("--plot", metavar="PICTURE", help="also draw the ambiguity rate and the time against size (.png, .svg, .pdf)")
+    w.add_argument("--parquet", metavar="FILE", help="also write every row of --out as Parquet (needs pyarrow)")
     w.add_argument("--dask", metavar="ADDRESS", help="run the trials on this Dask scheduler (tcp://host:port; needs recon[dask])")
     _max_cells_option(w)
 
@@ -1080,10 +1081,19 @@ def _numbers(text: str, what: str) -> tuple[float, ...]:
 
 def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Run a sweep and print its summary."""
-    from .sweep import Sweep, plot, run, summary
+    from .sweep import Sweep, plot, run, summary, write_parquet
 
     if args.plot and os.path.splitext(args.plot)[1].lower() not in PICTURE_FORMATS:
         raise UsageError(f"--plot must name a .png, .svg or .pdf file, got {args.plot!r}")
+    if args.parquet:
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:  # said before the sweep runs, not after
+            raise UsageError("--parquet needs pyarrow: pip install 'recon[parquet]'")
+        try:
+            check_writable_path(args.parquet)
+        except OSError as err:
+            raise UsageError(f"cannot write {args.parquet!r}: {err.strerror or err}") from None
 
     sizes: list[tuple[int, int]] = []
     if args.sizes is not None:
@@ -1130,6 +1140,12 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         except MissingDependency as err:
             raise UsageError(str(err)) from None
         stderr.write(f"wrote {args.plot}\n")
+    if args.parquet:
+        try:
+            rows = write_parquet(args.out, args.parquet)
+        except (ValueError, OSError) as err:
+            raise UsageError(f"cannot write {args.parquet!r}: {err}") from None
+        stderr.write(f"wrote {rows} row(s) to {args.parquet}\n")
     return 0
 
 

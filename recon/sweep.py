@@ -17,6 +17,7 @@ import json
 import os
 import statistics
 import time
+from array import array
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import islice
@@ -27,7 +28,7 @@ from .model import make_problem, random_field, status
 from .stats import wilson
 
 COLUMNS = ["rows", "cols", "p", "hidden", "trial", "seed", "verdict", "solution_count", "count_exact", "seconds",
-           "clues", "grade"]
+           "clues", "grade", "engines"]
 HEADER = "# recon sweep "
 
 
@@ -100,9 +101,20 @@ def trial(job, engine: str = "auto", time_limit: float | None = None, puzzle: st
     result = solve(problem, engine=engine, time_limit=time_limit)
     if not puzzle:
         grade = str(result.grade) if result.grade else ""
+    runs = result.engines or {result.engine: result}
     return {"rows": rows, "cols": cols, "p": p, "hidden": h, "trial": t, "seed": seed, "verdict": result.verdict.value,
             "solution_count": result.solution_count, "count_exact": result.count_exact,
-            "seconds": round(time.perf_counter() - start, 6), "clues": clues_kept, "grade": grade}
+            "seconds": round(time.perf_counter() - start, 6), "clues": clues_kept, "grade": grade,
+            "engines": " ".join(f"{name}={r.seconds:.6f}" for name, r in runs.items())}
+
+
+def engine_seconds(cell: str) -> dict[str, float]:
+    """The `engines` column read back: each engine that ran and its seconds."""
+    out = {}
+    for part in cell.split():
+        name, _, seconds = part.partition("=")
+        out[name] = float(seconds)
+    return out
 
 
 def trials(jobs, engine: str = "auto", time_limit: float | None = None, puzzle: str | None = None) -> list[dict]:
@@ -133,6 +145,9 @@ def done_trials(path: str, sweep: Sweep) -> set:
         what = lines[0][:120] if lines else "(empty)"
         raise ValueError(f"{path} exists but is not a sweep of these parameters: its first line is {what!r}; "
                          "give another --out or the same parameters")
+    if len(lines) > 1 and lines[1] != ",".join(COLUMNS):
+        raise ValueError(f"{path} holds this sweep with other columns ({lines[1][:120]!r}), written by another "
+                         "version of recon: give another --out")
     rows = csv.DictReader(lines[1:])
     return {_key(r["rows"], r["cols"], r["p"], r["hidden"], r["trial"]) for r in rows}
 
@@ -236,7 +251,7 @@ def summary(path: str) -> str:
         next(f)  # the parameters
         for row in csv.DictReader(f):
             g = groups.setdefault((int(row["rows"]), int(row["cols"]), float(row["p"]), float(row["hidden"])),
-                                  {"n": 0, "unique": 0, "multiple": 0, "none": 0, "undecided": 0, "seconds": []})
+                                  {"n": 0, "unique": 0, "multiple": 0, "none": 0, "undecided": 0, "seconds": array("d")})
             g["n"] += 1
             g[row["verdict"]] = g.get(row["verdict"], 0) + 1
             g["seconds"].append(float(row["seconds"]))
@@ -259,14 +274,17 @@ def plot(path: str, picture: str) -> None:
 
     plt = _pyplot()
     groups: dict[tuple, dict] = {}
+    per_engine: dict[tuple[str, int], array] = {}  # (engine, cells) -> its seconds in every trial
     with open(path, encoding="utf-8") as f:
         next(f)
         for row in csv.DictReader(f):
             key = (float(row["p"]), float(row["hidden"]), int(row["rows"]), int(row["cols"]))
-            g = groups.setdefault(key, {"n": 0, "multiple": 0, "seconds": []})
+            g = groups.setdefault(key, {"n": 0, "multiple": 0, "seconds": array("d")})
             g["n"] += 1
             g["multiple"] += row["verdict"] == "multiple"
             g["seconds"].append(float(row["seconds"]))
+            for name, seconds in engine_seconds(row.get("engines") or "").items():
+                per_engine.setdefault((name, key[2] * key[3]), array("d")).append(seconds)
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     colours = {0: "tab:blue", 1: "tab:green", 2: "tab:red"}
     for p, h in sorted({(k[0], k[1]) for k in groups}):
@@ -275,14 +293,65 @@ def plot(path: str, picture: str) -> None:
         left.plot(cells, [groups[k]["multiple"] / groups[k]["n"] for k in keys], color="grey", linewidth=0.8,
                   label=f"P {p:g} %, hidden {h:g}")
         left.scatter(cells, [groups[k]["multiple"] / groups[k]["n"] for k in keys], c=[colours[k[2] % 3] for k in keys], zorder=3)
-        right.plot(cells, [statistics.median(groups[k]["seconds"]) for k in keys], marker="o", label=f"P {p:g} %, hidden {h:g}")
+        right.plot(cells, [statistics.median(groups[k]["seconds"]) for k in keys], marker="o",
+                   label=f"whole trial, P {p:g} %, hidden {h:g}")
+    for name in sorted({name for name, _ in per_engine}):
+        sizes = sorted(c for n, c in per_engine if n == name)
+        right.plot(sizes, [statistics.median(per_engine[name, c]) for c in sizes], linestyle="--", marker=".",
+                   label=f"{name} (all P)")
     left.set_xlabel("cells")
     left.set_ylabel("fraction with several solutions")
     left.set_title("ambiguity (points: rows mod 3 = 0 blue, 1 green, 2 red)", fontsize=9)
     left.legend(fontsize=7)
     right.set_xlabel("cells")
-    right.set_ylabel("median seconds per trial")
-    right.set_title("time per trial (recon solve, auto)", fontsize=9)
+    right.set_ylabel("median seconds")
+    right.set_yscale("log")
+    right.set_title("time per trial and per engine", fontsize=9)
     right.legend(fontsize=7)
     fig.tight_layout()
     _save(plt, fig, picture)
+
+
+def write_parquet(path: str, parquet: str, batch_rows: int = 65_536) -> int:
+    """The sweep's rows in `path` (CSV) as a Parquet file, batch by batch (memory does not grow
+    with the sweep), written to a temporary file and renamed; how many rows. Needs pyarrow."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ValueError("--parquet needs pyarrow: pip install 'recon[parquet]'") from None
+    types = {"rows": pa.int32(), "cols": pa.int32(), "p": pa.float64(), "hidden": pa.float64(), "trial": pa.int64(),
+             "seed": pa.int64(), "verdict": pa.string(), "solution_count": pa.int64(), "count_exact": pa.bool_(),
+             "seconds": pa.float64(), "clues": pa.int64(), "grade": pa.string(), "engines": pa.string()}
+    schema = pa.schema([(name, types[name]) for name in COLUMNS])
+    temporary = f"{parquet}.{os.getpid()}.tmp"
+    n = 0
+    try:
+        with open(path, encoding="utf-8") as f, pq.ParquetWriter(temporary, schema) as writer:
+            next(f)  # the parameters
+            rows = csv.DictReader(f)
+            while True:
+                batch = list(islice(rows, batch_rows))
+                if not batch:
+                    break
+                columns = {name: [_typed(row[name], types[name], pa) for row in batch] for name in COLUMNS}
+                writer.write_table(pa.table(columns, schema=schema))
+                n += len(batch)
+        os.replace(temporary, parquet)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+    return n
+
+
+def _typed(cell: str, kind, pa):
+    """One CSV cell as its Parquet column's type; empty is null."""
+    if cell == "" or cell is None:
+        return None
+    if kind == pa.bool_():
+        return cell == "True"
+    if pa.types.is_integer(kind):
+        return int(cell)
+    if pa.types.is_floating(kind):
+        return float(cell)
+    return cell

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import recon
-from recon.sweep import Sweep, done_trials, run, trial
+from recon.sweep import Sweep, done_trials, engine_seconds, run, trial, write_parquet
 from test_classic import run as cli
 
 
@@ -21,7 +21,9 @@ def rows_of(path):
 
 
 def without_time(rows):
-    return sorted(tuple(v for k, v in r.items() if k != "seconds") for r in rows)
+    """The rows less their times (the engines that ran are kept, by name)."""
+    return sorted(tuple(v if k != "engines" else tuple(engine_seconds(v)) for k, v in r.items() if k != "seconds")
+                  for r in rows)
 
 
 def test_rows_are_reproducible_from_their_seed_and_right(tmp_path):
@@ -121,7 +123,9 @@ def test_the_plot(tmp_path):
     code, _, err = cli("sweep", "--rows", "4..6", "--trials", "5", "--out", str(tmp_path / "s.csv"), "--workers", "1",
                        "--plot", str(picture))
     text = picture.read_text()
-    assert code == 0 and "fraction with several solutions" in text and "median seconds per trial" in text
+    assert code == 0 and "fraction with several solutions" in text and "median seconds" in text
+    engines = {name for r in rows_of(tmp_path / "s.csv") for name in engine_seconds(r["engines"])}
+    assert engines and all(f"{name} (all P)" in text for name in engines)  # a line per engine
     code, _, err = cli("sweep", "--rows", "4..6", "--trials", "5", "--out", str(tmp_path / "s.csv"), "--plot", "x.jpg")
     assert code == 2 and "--plot must name" in err
 
@@ -139,3 +143,56 @@ def test_dask_without_dask_installed_says_how_to_install_it(tmp_path, monkeypatc
     monkeypatch.setattr(builtins, "__import__", no_dask)
     code, _, err = cli("sweep", "--sizes", "5x5", "--trials", "2", "--out", str(tmp_path / "s.csv"), "--dask", "tcp://127.0.0.1:9")
     assert code == 2 and "pip install 'recon[dask]'" in err
+
+
+def test_each_row_says_which_engines_ran_and_how_long(tmp_path):
+    out = tmp_path / "s.csv"
+    run(Sweep(((5, 5), (1, 6), (6, 1)), (30.0,), (0.0, 0.5), trials=5, seed=6), str(out), workers=1)
+    for r in rows_of(out):
+        engines = engine_seconds(r["engines"])
+        assert engines and all(t >= 0 for t in engines.values())
+        assert sum(engines.values()) <= float(r["seconds"]) + 1e-3  # within the trial's own time
+        full = float(r["hidden"]) == 0
+        assert ("algebra" in engines) == full  # algebra leads on a full status, never on a partial one
+
+
+def test_parquet_holds_the_rows_of_the_csv(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    out, parquet = tmp_path / "s.csv", tmp_path / "s.parquet"
+    code, _, err = cli("sweep", "--sizes", "4x4,2x5", "--densities", "20,60", "--hidden", "0,0.5", "--trials", "7",
+                       "--out", str(out), "--workers", "1", "--parquet", str(parquet))
+    assert code == 0 and "wrote 56 row(s)" in err
+    table = pq.read_table(parquet).to_pylist()
+    rows = rows_of(out)
+    assert len(table) == len(rows) == 56
+    for got, want in zip(table, rows):
+        assert got["seed"] == int(want["seed"]) and got["verdict"] == want["verdict"]
+        assert got["solution_count"] == int(want["solution_count"]) and got["count_exact"] == (want["count_exact"] == "True")
+        assert got["seconds"] == float(want["seconds"]) and got["engines"] == want["engines"]
+        assert got["clues"] is None and (got["grade"] or "") == want["grade"]
+    # small batches give the same file's rows
+    assert write_parquet(str(out), str(tmp_path / "b.parquet"), batch_rows=5) == 56
+    assert pq.read_table(tmp_path / "b.parquet").to_pylist() == table
+
+
+def test_parquet_without_pyarrow_is_refused_before_the_sweep(tmp_path, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    out = tmp_path / "s.csv"
+    code, _, err = cli("sweep", "--sizes", "4x4", "--trials", "2", "--out", str(out), "--parquet", str(tmp_path / "s.parquet"))
+    assert code == 2 and "pip install 'recon[parquet]'" in err and not out.exists()
+    monkeypatch.undo()
+    code, _, err = cli("sweep", "--sizes", "4x4", "--trials", "2", "--out", str(out), "--parquet", str(tmp_path / "no" / "s.parquet"))
+    assert code == 2 and "cannot write" in err
+
+
+def test_a_file_with_other_columns_is_refused(tmp_path):
+    sweep = Sweep(((4, 4),), (30.0,), trials=3, seed=1)
+    out = tmp_path / "s.csv"
+    run(sweep, str(out), workers=1)
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join([lines[0], lines[1].rsplit(",", 1)[0]] + [x.rsplit(",", 1)[0] for x in lines[2:]]) + "\n")
+    with pytest.raises(ValueError, match="other columns"):
+        done_trials(str(out), sweep)
