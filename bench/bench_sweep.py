@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import tempfile
 import time
 
 from recon.sweep import Sweep, run
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory so far (MB; Linux reports KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def timed(sweep: Sweep, **kwargs) -> float:
@@ -34,10 +40,12 @@ def main() -> None:
     one = Sweep(((8, 8),), (30.0,), trials=max(1, args.trials // 10), seed=1)
     whole = Sweep(((8, 8),), (30.0,), trials=args.trials, seed=1)
     single = one.trials / timed(one, workers=1)
+    before = peak_mb()
     pool_seconds = timed(whole, workers=cores)
     pool = whole.trials / pool_seconds
-    print(f"| one core | {single:.0f} trials/s |")
-    print(f"| local pool, {cores} workers | {pool:.0f} trials/s | {pool / (single * cores):.0%} of one core's rate x {cores} |")
+    print(f"| one core | {single:.0f} trials/s | peak memory {before:.0f} MB |")
+    print(f"| local pool, {cores} workers | {pool:.0f} trials/s | {pool / (single * cores):.0%} of one core's rate x {cores} | "
+          f"peak memory {peak_mb():.0f} MB (the parent) |", flush=True)
     try:
         from distributed import LocalCluster
     except ImportError:
@@ -46,7 +54,7 @@ def main() -> None:
     with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         dask_seconds = timed(whole, dask=cluster.scheduler_address)
     print(f"| dask LocalCluster, {cores} workers | {whole.trials / dask_seconds:.0f} trials/s | "
-          f"{dask_seconds / pool_seconds:.2f}x the local pool's time |")
+          f"{dask_seconds / pool_seconds:.2f}x the local pool's time | peak memory {peak_mb():.0f} MB (the client) |")
 
 
 if __name__ == "__main__":
