@@ -372,6 +372,16 @@ def build_parser() -> argparse.ArgumentParser:
     y.add_argument("--no-guess", action="store_true", help="a board the rules finish from the first click")
     y.add_argument("--auto", action="store_true", help="endoh1's semi-automatic mode: the deductions are played for you")
     _max_cells_option(y)
+
+    commands.add_parser(
+        "warmup",
+        help="compile numba's kernels now (about 35 s once), so that small puzzles run compiled too",
+        description="Compile the compiled kernels (the `fast` extra, numba) by making one small puzzle of each "
+        "grade with them, and say how long it took. numba keeps the machine code on disk; until it holds "
+        "the kernels, puzzles under 1000 cells are made in Python (faster than a first compile there).",
+        epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     return parser
 
 
@@ -1057,6 +1067,24 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     return 0
 
 
+def cmd_warmup(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Compile the kernels every grade uses, once."""
+    from . import compiled
+    from .generation import DIFFICULTIES, Options, generate_puzzle
+
+    if not COMPILED_AVAILABLE:
+        raise UsageError("the compiled kernels need numba: pip install 'recon[fast]'")
+    was = compiled.cached()
+    start = time.perf_counter()
+    options = Options(compiled=True, announce=lambda text: stderr.write(f"recon: {text}\n"))
+    for difficulty in DIFFICULTIES:  # every grade's path, so each kernel it calls is compiled
+        side = 32 if difficulty == "basic" else 12  # the basic loop runs compiled from 1000 cells
+        generate_puzzle(side, side, 50, np.random.default_rng(1), difficulty=difficulty, options=options)
+    stdout.write(f"compiled kernels {'were already in' if was else 'written to'} numba's cache: "
+                 f"{time.perf_counter() - start:.1f} s\n")
+    return 0
+
+
 def _range(text: str, what: str) -> list[int]:
     """'5..30' or '7' as whole numbers >= 1."""
     low, _, high = text.partition("..")
@@ -1279,6 +1307,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         "autoplay": cmd_autoplay,
         "play": cmd_play,
         "sweep": cmd_sweep,
+        "warmup": cmd_warmup,
     }[args.command]
     args.started = time.perf_counter()
     previous = _on_sigterm(_terminate)

@@ -112,3 +112,68 @@ def test_loading_the_kernels_is_announced_off_a_terminal(tmp_path):
     lines = run.stderr.splitlines()
     assert run.returncode == 0 and sum("loading numba's compiled kernels" in line for line in lines) == 1, lines
     assert all(line.startswith(("recon: loading numba", "puzzle 35x35")) for line in lines), lines
+
+
+def test_small_grids_run_in_python_until_numbas_cache_holds_the_kernels(monkeypatch):
+    """compiled=None decides per grid: below compile_min_cells, compiled only when numba's cache
+    already holds the kernels (a first compile costs more than Python takes there); an explicit
+    choice stands. The puzzles are the same either way."""
+    if not compiled.AVAILABLE:
+        pytest.skip("needs numba")
+    monkeypatch.setattr(compiled, "cached", lambda: False)
+    assert Options().for_grid(400).compiled is False and Options().for_grid(1000).compiled is True
+    assert Options(compile_min_cells=100).for_grid(400).compiled is True
+    assert Options(compiled=True).for_grid(4).compiled is True and Options(compiled=False).for_grid(10**6).compiled is False
+    monkeypatch.setattr(compiled, "cached", lambda: True)
+    assert Options().for_grid(400).compiled is True
+    for shape, grade in [((12, 13), "elimination"), ((4, 25), "elimination"), ((25, 4), "elimination"),
+                         ((1, 30), "advanced"), ((30, 1), "advanced")]:
+        made = {flag: generate_puzzle(*shape, 50, np.random.default_rng(3), difficulty=grade,
+                                      options=Options(compiled=flag)).known for flag in (False, True)}
+        assert (made[False] == made[True]).all()
+
+
+def test_the_cache_check_reads_numbas_index_files(tmp_path, monkeypatch):
+    """`compiled.cached()` against a cache directory we build: empty, complete, then stale (a
+    source newer than its index)."""
+    import hashlib
+    import os
+
+    from pathlib import Path
+
+    from recon.compiled import jit
+
+    here = Path(os.path.abspath(jit.__file__)).parent
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert not compiled.cached()
+    where = tmp_path / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}"
+    where.mkdir()
+    tag = f"py{__import__('sys').version_info.major}{__import__('sys').version_info.minor}"
+    for name in jit.KERNEL_MODULES[:-1]:
+        (where / f"{name}._kernel-10.{tag}.nbi").write_bytes(b"")
+    assert not compiled.cached()  # one module missing
+    last = where / f"{jit.KERNEL_MODULES[-1]}._kernel-10.{tag}.nbi"
+    last.write_bytes(b"")
+    assert compiled.cached()
+    old = (here / f"{jit.KERNEL_MODULES[-1]}.py").stat().st_mtime - 60
+    os.utime(last, (old, old))
+    assert not compiled.cached()  # older than its source: numba would compile again
+
+
+
+@pytest.mark.slow
+def test_warmup_fills_numbas_cache():
+    out, err = io.StringIO(), io.StringIO()
+    if not compiled.AVAILABLE:
+        assert main(["warmup"], stdout=out, stderr=err) == 2 and "pip install 'recon[fast]'" in err.getvalue()
+        return
+    assert main(["warmup"], stdout=out, stderr=err) == 0
+    assert "numba's cache" in out.getvalue() and compiled.cached()
+
+
+def test_warmup_without_numba_says_how_to_install_it(monkeypatch):
+    import recon.cli as cli
+
+    monkeypatch.setattr(cli, "COMPILED_AVAILABLE", False)
+    err = io.StringIO()
+    assert main(["warmup"], stdout=io.StringIO(), stderr=err) == 2 and "pip install 'recon[fast]'" in err.getvalue()

@@ -15,7 +15,7 @@ Python rules.
 
 from __future__ import annotations
 
-from .jit import AVAILABLE, is_loaded, load
+from .jit import AVAILABLE, cached, is_loaded, load
 
 # the kernels' modules load on first use (PEP 562): defining them costs a command that never
 # compiles (a full-status solve, a count) a twentieth of a second at start-up
@@ -35,6 +35,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "AVAILABLE", "SEARCH_BUDGET", "LargeGroup", "Outcome", "closures64", "is_loaded", "load", "must_stay",
+    "AVAILABLE", "SEARCH_BUDGET", "cached", "LargeGroup", "Outcome", "closures64", "is_loaded", "load", "must_stay",
     "pairwise_fixed", "remove_clues_basic", "trim_grade", "trim_outcome", "trim_verdict", "trims_fully", "window_fixed_nearby",
 ]

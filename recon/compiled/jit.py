@@ -30,6 +30,29 @@ def kernel(function: types.FunctionType) -> types.FunctionType:
     return function
 
 
+def cached() -> bool:
+    """Does numba's on-disk cache hold this package's kernels, newer than their sources? Read off
+    the cache's index files where numba keeps them (NUMBA_CACHE_DIR, else `__pycache__` beside
+    the sources), without importing numba. A wrong answer costs time, never a different result:
+    it only decides whether a small job compiles or runs in Python."""
+    import hashlib
+    import os
+    from pathlib import Path
+
+    here = Path(os.path.abspath(__file__)).parent
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    # numba's locators: NUMBA_CACHE_DIR/<dir name>_<sha1 of the dir's path>, else __pycache__
+    where = (Path(custom) / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}" if custom
+             else here / "__pycache__")
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    for name in KERNEL_MODULES:
+        source = here / f"{name}.py"
+        stamps = [f.stat().st_mtime for f in where.glob(f"{name}.*.{tag}.nbi")] if where.is_dir() else []
+        if not stamps or max(stamps) < source.stat().st_mtime:
+            return False
+    return True
+
+
 def is_loaded() -> bool:
     """Has this process compiled (or loaded from numba's cache) the kernels already?"""
     return _loaded

@@ -45,6 +45,10 @@ class Options:
     """
 
     compiled: bool | None = None
+    #: with compiled=None, a grid of fewer cells runs in Python unless numba's cache already
+    #: holds the kernels: a first compile takes about 35 s, longer than Python takes there
+    #: (docs/performance.md, "First run"); compiled=True compiles whatever the size
+    compile_min_cells: int = 1000
     sat: bool | None = None
     certifier: str | None = None
     #: below this many cells, the basic loop and a single trimming check run in Python unless this
@@ -97,6 +101,14 @@ class Options:
     def use_kernels(self) -> bool:
         """Run the compiled kernels at all?"""
         return compiled.AVAILABLE if self.compiled is None else self.compiled
+
+    def for_grid(self, cells: int) -> "Options":
+        """These options for a grid of this many cells: `compiled` decided (compile_min_cells)."""
+        if self.compiled is not None or not compiled.AVAILABLE:
+            return self
+        from dataclasses import replace
+
+        return replace(self, compiled=cells >= self.compile_min_cells or compiled.cached())
 
     @property
     def use_sat(self) -> bool:
