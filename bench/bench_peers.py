@@ -7,6 +7,7 @@ second solution, or a proof of uniqueness). recon's time includes its cross-chec
 
     python bench/bench_peers.py --seeds 3
     python bench/bench_peers.py --puzzles --seeds 3      # minimal generated puzzles of each grade
+    python bench/bench_peers.py --published              # the published puzzles at hand, one row each
 
 Each row: the median over seeds of both times, and the median of the per-input ratios peer / recon
 (above 1: recon is faster), with the worst ratio.
@@ -56,11 +57,16 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--sizes", default="20,50,100,200")
     parser.add_argument("--puzzles", action="store_true")
+    parser.add_argument("--published", action="store_true",
+                        help="hakank's, the IST examples and the LEGUP files in ../shared/data (best of 5 each)")
     args = parser.parse_args()
     plain_milp(make_problem(recon.status(np.zeros((3, 3), bool))))  # load scipy.optimize before timing
     recon.solve(recon.status(np.zeros((3, 3), bool)))
     print("| input | recon solve | plain MILP | ratio MILP / recon: median | worst | recon's engines |")
     print("|---|---|---|---|---|---|")
+    if args.published:
+        published()
+        return
     kinds = ["advanced", "elimination", "search"] if args.puzzles else ["full"]
     for n in (int(s) for s in args.sizes.split(",")):
         for kind in kinds:
@@ -83,6 +89,34 @@ def main() -> None:
                 engines = result.engine
             print(f"| {n}x{n} {kind} | {statistics.median(ours):.4f} s | {statistics.median(theirs):.4f} s | "
                   f"{statistics.median(ratios):.2f} | {min(ratios):.2f} | {engines} |", flush=True)
+
+
+def published() -> None:
+    """One row per published puzzle (best of 5 runs each side), then the median and worst ratio."""
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "tests"))
+    from conftest import load_fillapix
+
+    from recon.io.foreign import read_any_status
+
+    puzzles = [(name, make_problem(clues, known)) for name, (clues, known, _, _) in load_fillapix().items()]
+    legup = root.parent / "shared" / "data" / "legup" / "fillapix"
+    for path in sorted(legup.glob("*.xml")) if legup.is_dir() else []:
+        clues, known, _ = read_any_status(path.read_bytes(), str(path))  # read in place: their licence
+        puzzles.append((path.stem, make_problem(clues, known)))
+    ratios = []
+    for name, problem in puzzles:
+        t_ours = min(timed(recon.solve, problem)[0] for _ in range(5))
+        t_theirs = min(timed(plain_milp, problem)[0] for _ in range(5))
+        result, found = recon.solve(problem), plain_milp(problem)
+        assert (found >= 2) == (result.solution_count >= 2), name
+        ratios.append(t_theirs / t_ours)
+        print(f"| {name} {problem.shape[0]}x{problem.shape[1]} | {t_ours:.4f} s | {t_theirs:.4f} s | {ratios[-1]:.2f} | | "
+              f"{result.engine} |", flush=True)
+    print(f"| all {len(ratios)} | | | {statistics.median(ratios):.2f} | {min(ratios):.2f} | |")
 
 
 if __name__ == "__main__":
