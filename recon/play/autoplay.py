@@ -122,7 +122,7 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
         if safety[x] < score[0]:  # it cannot beat the best: surviving two moves is at most surviving one
             continue
         try:
-            survive, progress, _ = board.outlook(base, x)
+            survive, progress = board.outlook(base, x)
         except TooMany:
             survive, progress = safety[x] * base.best_safety(), 0.0
         mine = (survive, progress, around(x))

@@ -162,9 +162,6 @@ class Odds:
     def mines(self) -> list[int]:
         return [x for x, w in self.mine_weight.items() if w == self.weight]
 
-    def probability(self, x: int) -> float:
-        return self.mine_weight[x] / self.weight
-
     def best_safety(self) -> float:
         """The chance that the safest undecided cell is safe (1 when one is certainly safe)."""
         if not self.mine_weight:
@@ -207,10 +204,10 @@ class Board:
     def neighbours(self, x: int) -> tuple[int, ...]:
         return self._neighbours[x]
 
-    def equation(self, x: int, number: int, opened: int = -1) -> Equation | None:
+    def equation(self, x: int, number: int) -> Equation | None:
         """Opened cell x showing `number` as an equation on its undecided neighbours (None when
-        it has none); `opened` is one more cell taken as opened."""
-        cells = tuple(y for y in self._neighbours[x] if self.known[y] == -1 and y != opened)
+        it has none)."""
+        cells = tuple(y for y in self._neighbours[x] if self.known[y] == -1)
         if not cells:
             return None
         return cells, number - sum(1 for y in self._neighbours[x] if self.known[y] == 1)
@@ -271,10 +268,10 @@ class Board:
                 mine_weight[x] = inner
         return Odds(weight, mine_weight, interior)
 
-    def outlook(self, base: Odds, x: int) -> tuple[float, float, int]:
+    def outlook(self, base: Odds, x: int) -> tuple[float, float]:
         """Open undecided cell x in thought: (the chance it is safe and the next move is safe too
         (1 for a certainly safe cell, else the safest cell's chance), the chance it is safe and
-        shows a number that makes a cell certain, how many numbers it can show)."""
+        shows a number that makes a cell certain)."""
         around = [y for y in self._neighbours[x] if self.known[y] == -1]
         # x is safe: the equations that see it lose it
         equations = []
@@ -285,7 +282,6 @@ class Board:
                     continue
             equations.append((cells, k))
         survive = progress = 0.0
-        shown = 0
         for v in range(len(around) + 1):
             new = equations + [(tuple(around), v)] if around else equations
             if not around and v:
@@ -293,14 +289,13 @@ class Board:
             odds = self.odds(new, opened=x)
             if odds is None:
                 continue
-            shown += 1
             chance = odds.weight / base.weight
             if odds.safe() or len(odds.mines()) == len(odds.mine_weight):  # a safe move, or won
                 survive += chance
                 progress += chance
             else:
                 survive += chance * odds.best_safety()
-        return survive, progress, shown
+        return survive, progress
 
     def fields(self, limit: int) -> list[int] | None:
         """Every field that fits, as bit masks over `self.undecided` (bit i: a mine at the i-th
