@@ -1,4 +1,7 @@
-/* Times Simon Tatham's Mines generator (new_game_desc, unique = no-guess) on one board. */
+/* Times Simon Tatham's Mines generator (new_desc with unique=true: his no-guess boards) on one
+ * board: `mines-generate WxHnN SEED` prints the parameters, the seed, the seconds new_desc took
+ * and the length of the description. Built against his sources by build.sh (his code is MIT
+ * licensed and is not copied here); this driver and stubs.c are recon's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
-/* The drawing and front-end calls mines.c links against; generation never calls them. */
+/* The drawing and front-end functions mines.c links against; generating a board never calls
+ * them, so they do nothing (fatal excepted). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
