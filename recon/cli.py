@@ -303,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     a = commands.add_parser(
         "autoplay",
         help="play many classic Minesweeper games: deduce, then guess by exact probabilities",
-        description="Play N games of classic Minesweeper and report the win rate with its 95 %% interval, the "
+        description="Play N games of classic Minesweeper and report the win rate with its 95 % interval, the "
         "guesses per game and the games per second. The player deduces with recon's rules and, when they "
         "stall, guesses by exact probabilities with the total (--strategy: the safest cell; the cell likeliest "
         "to survive this guess and the next; and that with unavoidable 50/50s taken at once and small endgames "
@@ -332,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="solve many random statuses or puzzles: one CSV row per trial, and a summary",
         description="Run every trial of sizes x densities x hidden fractions, TRIALS times each, on every core, "
         "appending one CSV row per trial to --out as it finishes (rerun the same command to resume), then print "
-        "per size and density the fraction unique / multiple / none with a 95 %% interval and the median time.",
+        "per size and density the fraction unique / multiple / none with a 95 % interval and the median time.",
         epilog=EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
