@@ -64,6 +64,51 @@ def test_hints_name_true_deductions():
             assert bool(game.field[r, c]) == bool(v)
 
 
+def test_when_no_rule_applies_the_suggestion_follows_the_exact_count():
+    """The hint's fallback: a cell the exact count proves, or the autoplayer's guess with its
+    chance of being safe, both held to recon.counting on the board shown (numbers and total)."""
+    from recon.counting import count_solutions
+    from recon.io.classic import board_problem
+
+    seen = {"guess": 0, "proved": 0}
+    for seed in range(40):
+        rows, cols, mines = [(6, 6, 8), (2, 9, 4), (9, 2, 4), (1, 12, 3), (5, 7, 9)][seed % 5]
+        game = Game.new(rows, cols, mines, seed=seed)
+        game.open(rows // 2, cols // 2)
+        for _ in range(30):
+            if game.state != "playing":
+                break
+            if game.hint() is not None:  # play the deduction and look again
+                step = game.hint()
+                (r, c), v = step["cells"][0], step["values"][0]
+                if v:
+                    game.flags[r, c] = True  # a flag is not read by the deductions, only shown
+                    game.sweeper.mark_mine(r, c)
+                else:
+                    game.open(r, c)
+                continue
+            tip = game.suggestion()
+            counted = count_solutions(board_problem(game.sweeper.board_cells(), game.mines), probabilities=True,
+                                      limit=10**6, crosscheck=False)
+            (r, c), = tip["cells"]
+            p = counted.probabilities[r][c]
+            if tip["guess"]:
+                assert f"safe with chance {1 - float(p):.0%}" in tip["text"]
+                lowest = min(counted.probabilities[i][j] for i in range(rows) for j in range(cols)
+                             if game.sweeper.board_cells()[i, j] == -1)
+                assert lowest > 0 and p < 1
+                seen["guess"] += 1
+                game.open(r, c)
+            else:
+                assert p in (0, 1) and ("empty" in tip["text"]) == (p == 0)
+                seen["proved"] += 1
+                if p == 0:
+                    game.open(r, c)
+                else:
+                    game.sweeper.mark_mine(r, c)
+    assert seen["guess"] >= 10
+
+
 def test_the_terminal_game_headless():
     pytest.importorskip("textual")
     from recon.play.tui import EndScreen, PlayApp

@@ -152,3 +152,29 @@ class Game:
                 return {"rule": step.rule, "text": step.text, "legup": name["legup"], "endoh1": name["endoh1"],
                         "cells": list(step.cells), "values": list(step.values)}
         return None
+
+    def suggestion(self) -> dict | None:
+        """When no deduction applies: what the autoplayer would do on the board shown (a cell the
+        exact count proves safe or a mine, else its guess with the chance that it is safe);
+        None before the first click or after the end."""
+        if self.state != "playing":
+            return None
+        from .autoplay import guess
+        from .odds import Board, TooMany
+
+        cell, safe, sure = guess(self.sweeper, self.mines)
+        name = lambda rc: f"r{rc[0] + 1}c{rc[1] + 1}"  # noqa: E731
+        if safe:
+            return {"text": f"{name(safe[0])} is empty in every field that fits the numbers and the total "
+                            "(an exact count; no single rule shows it)", "cells": [tuple(safe[0])], "guess": False}
+        if sure:
+            return {"text": f"{name(sure[0])} is a mine in every field that fits the numbers and the total "
+                            "(an exact count)", "cells": [tuple(sure[0])], "guess": False}
+        try:
+            odds = Board.from_cells(self.sweeper.board_cells(), self.mines).odds()  # what guess read
+            x = cell[0] * self.cols + cell[1]
+            chance = f", safe with chance {1 - odds.mine_weight[x] / odds.weight:.0%}"
+        except TooMany:
+            chance = ""
+        return {"text": f"no deduction applies: the best guess is {name(cell)}{chance}", "cells": [tuple(cell)],
+                "guess": True}

@@ -1,9 +1,9 @@
 """`recon play`: the terminal game, on Textual (mouse, colour, resize, and a headless pilot for tests).
 
 Keys: arrows move, space or enter opens, f flags, h shows the next deduction (its LEGUP and endoh1
-names, its cells highlighted), p toggles the exact mine probabilities, q quits. A mouse click
-opens a cell, a right click flags it. A won or lost game shows its end screen: n plays the next
-game, b goes back to the board, q quits.
+names, its cells highlighted; when none applies, the best guess and its chance), p toggles the exact
+mine probabilities, q quits. A mouse click opens a cell, a right click flags it. A won or lost game
+shows its end screen: n plays the next game, b goes back to the board, q quits.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class PlayApp(App):
     def action_hint(self) -> None:
         self.shown_hint = self.game.hint()
         if self.shown_hint is None and self.game.state == "playing":
-            self.shown_hint = {"text": "no deduction applies: the next move is a guess", "cells": [], "legup": None, "endoh1": None}
+            self.shown_hint = self.game.suggestion()
         self.refresh_view(keep_hint=True)
 
     def action_again(self) -> None:
