@@ -184,3 +184,43 @@ def test_every_strategy_plays_whole_games_and_wins_no_guess_boards(strategy):
     assert all(g.won and g.guesses == 0 for g in no_guess)
     with pytest.raises(ValueError, match="unknown strategy"):
         autoplay.play_one(9, 9, 10, (4, 4), "zero", False, [11, 0], "bold")
+
+
+def test_the_two_move_look_ahead_equals_brute_force():
+    """outlook_two with every cell as the next candidate, against the fields listed one by one:
+    the chance of surviving the cell and the next two moves, a certain move survived for sure."""
+    checked = 0
+    for sweeper, mines in boards(6, 60, shapes=[(2, 6), (3, 5), (4, 4), (1, 9), (9, 1)]):
+        board = Board.from_cells(sweeper.board_cells(), mines)
+        odds = board.odds()
+        if not board.undecided or odds.safe() or odds.mines():
+            continue
+        fields = all_fields(board)
+        cells = board.undecided
+
+        def best_next(group, opened):
+            """The best chance of surviving the next move: 1 if a cell is certainly safe."""
+            living = [c for c in cells if c not in opened]
+            if any(all(c not in f for f in group) for c in living) or all(all(c in f for f in group) for c in living):
+                return 1.0
+            return max(sum(1 for f in group if c not in f) / len(group) for c in living)
+
+        def split(group, x):
+            parts = {}
+            for f in group:
+                if x not in f:
+                    parts.setdefault(sum(1 for y in board.neighbours(x) if y in f), []).append(f)
+            return list(parts.values())
+
+        for x in cells[:4]:
+            want = 0.0
+            for part in split(fields, x):
+                living = [c for c in cells if c != x]
+                if any(all(c not in f for f in part) for c in living) or all(all(c in f for f in part) for c in living):
+                    want += len(part) / len(fields)
+                    continue
+                second = max(sum(len(q) * best_next(q, {x, y}) for q in split(part, y)) / len(part) for y in living)
+                want += len(part) / len(fields) * second
+            assert board.outlook_two(odds, x, width=len(cells)) == pytest.approx(want, abs=1e-12)
+            checked += 1
+    assert checked > 20

@@ -73,6 +73,11 @@ INTERIOR_CUT_OFF = 0.95
 #: At most this many candidates of each kind are looked ahead.
 FRONTIER_CANDIDATES = 12
 INTERIOR_CANDIDATES = 8
+#: Early in a game (at least this many cells undecided), `full` looks the best TOP_TWO candidates
+#: two moves ahead, the next move chosen among the WIDTH_TWO safest cells.
+EARLY_CELLS = 350
+TOP_TWO = 3
+WIDTH_TWO = 4
 #: With at most this many fields left the endgame is searched exhaustively (play.endgame) ...
 ENDGAME_FIELDS = 1000
 #: ... unless the search would meet more sets of fields than this.
@@ -117,17 +122,23 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
         top = max(safety[x] for x in candidates)
         x = max((x for x in candidates if top - safety[x] < 1e-9), key=around)
         return divmod(x, cols), [], []
-    chosen, score = None, (-1.0, -1.0, -1)
+    scores = {}
     for x in sorted(candidates, key=lambda x: -safety[x]):
-        if safety[x] < score[0]:  # it cannot beat the best: surviving two moves is at most surviving one
-            continue
+        if scores and safety[x] < max(scores.values())[0]:
+            continue  # it cannot beat the best: surviving two moves is at most surviving one
         try:
             survive, progress = board.outlook(base, x)
         except TooMany:
             survive, progress = safety[x] * base.best_safety(), 0.0
-        mine = (survive, progress, around(x))
-        if mine > score:
-            chosen, score = x, mine
+        scores[x] = (survive, progress, around(x))
+    chosen = max(scores, key=scores.__getitem__)
+    if strategy == "full" and len(base.mine_weight) >= EARLY_CELLS:
+        # early guesses decide most games lost: the best few looked two moves ahead
+        top = sorted(scores, key=scores.__getitem__, reverse=True)[:TOP_TWO]
+        try:
+            chosen = max(top, key=lambda x: (board.outlook_two(base, x, WIDTH_TWO), scores[x]))
+        except TooMany:
+            pass
     return divmod(chosen, cols), [], []
 
 

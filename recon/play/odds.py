@@ -297,6 +297,37 @@ class Board:
                 survive += chance * odds.best_safety()
         return survive, progress
 
+    def opened_showing(self, x: int, mines_around: int) -> "Board":
+        """This board with undecided cell x opened, `mines_around` mines among its undecided
+        neighbours (the group tables cache is shared)."""
+        known, numbers = list(self.known), list(self.numbers)
+        known[x] = 0
+        numbers[x] = mines_around + sum(1 for y in self._neighbours[x] if self.known[y] == 1)
+        return Board(self.rows, self.cols, known, numbers, self.mines, self.nodes, self._cache)
+
+    def outlook_two(self, base: Odds, x: int, width: int) -> float:
+        """Open undecided cell x in thought, then play the best next guess looked ahead one move
+        (`outlook`) among the `width` safest cells: the chance of surviving x and the next two
+        moves, where a move that is certain is survived for sure."""
+        around = [y for y in self._neighbours[x] if self.known[y] == -1]
+        total = 0.0
+        for v in range(len(around) + 1):
+            after = self.opened_showing(x, v)
+            odds = after.odds()
+            if odds is None:
+                continue
+            chance = odds.weight / base.weight
+            if odds.safe() or len(odds.mines()) == len(odds.mine_weight):
+                total += chance
+                continue
+            best = 0.0
+            for y in sorted(odds.mine_weight, key=odds.mine_weight.__getitem__)[:width]:
+                if 1 - odds.mine_weight[y] / odds.weight <= best:
+                    break  # surviving two moves is at most surviving one
+                best = max(best, after.outlook(odds, y)[0])
+            total += chance * best
+        return total
+
     def fields(self, limit: int) -> list[int] | None:
         """Every field that fits, as bit masks over `self.undecided` (bit i: a mine at the i-th
         undecided cell), or None when there are more than `limit`."""
