@@ -306,8 +306,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play N games of classic Minesweeper and report the win rate with its 95 % interval, the "
         "guesses per game and the games per second. The player deduces with recon's rules and, when they "
         "stall, guesses by exact probabilities with the total (--strategy: the safest cell; the cell likeliest "
-        "to survive this guess and the next; and that with unavoidable 50/50s taken at once and small endgames "
-        "searched exhaustively, the default).",
+        "to survive this guess and the next; and that with early guesses looked two moves ahead, unavoidable "
+        "50/50s taken at once and small endgames searched exhaustively, the default).",
         epilog=EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -320,8 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--start", metavar="R,C", type=_cell_arg, help="the first click, 1-based (default: the centre)")
     a.add_argument("--no-guess", action="store_true", help="play no-guess boards (each must be won)")
     a.add_argument("--strategy", choices=("safest", "look-ahead", "full"), default="full",
-                   help="how to guess: safest cell, one move of look-ahead, or that plus 50/50s first and "
-                   "exhaustive endgames (default: full)")
+                   help="how to guess: safest cell, one move of look-ahead, or that plus two moves early, "
+                   "50/50s first and exhaustive endgames (default: full)")
     a.add_argument("--seed", metavar="S", type=_whole("S", 0), default=0, help="the run's seed (default: 0)")
     a.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
     a.add_argument("--json", action="store_true", help="print one JSON object")

@@ -16,8 +16,10 @@ board. The player opens the start cell, then repeats:
      and after it the next move is certain or the safest cell's chance (DavidNHill's "secondary
      safety");
    - `full` (the default): that, but first a 50/50 that nothing can ever settle is taken at once
-     (it must be taken some time; its number may help), and with at most ENDGAME_FIELDS fields
-     left the endgame is searched exhaustively for the best line of play (`recon.play.endgame`).
+     (it must be taken some time; its number may help); with at most ENDGAME_FIELDS fields left
+     the endgame is searched exhaustively for the best line of play (`recon.play.endgame`); and
+     early in a game, where most lost games are lost, the best TOP_TWO candidates are looked two
+     moves ahead.
 
 `play_games` plays many games on a process pool; each game's seed is derived from the run's seed
 and its number, so a game replays alone and the results do not depend on the number of workers.
