@@ -313,45 +313,30 @@ def plot(path: str, picture: str) -> None:
 
 
 def write_parquet(path: str, parquet: str, batch_rows: int = 65_536) -> int:
-    """The sweep's rows in `path` (CSV) as a Parquet file, batch by batch (memory does not grow
-    with the sweep), written to a temporary file and renamed; how many rows. Needs pyarrow."""
+    # batch_rows sets pyarrow's block size: about that many rows a batch, at 128 bytes a row
+    """The sweep's rows in `path` (CSV) as a Parquet file, read and written by pyarrow batch by
+    batch (memory does not grow with the sweep), written safely (`io.files.write_atomically`);
+    how many rows. Empty cells are null. Needs pyarrow."""
     try:
         import pyarrow as pa
+        import pyarrow.csv as pcsv
         import pyarrow.parquet as pq
     except ImportError:
         raise ValueError("--parquet needs pyarrow: pip install 'recon[parquet]'") from None
+    from .io.files import write_atomically
+
     types = {"rows": pa.int32(), "cols": pa.int32(), "p": pa.float64(), "hidden": pa.float64(), "trial": pa.int64(),
              "seed": pa.int64(), "verdict": pa.string(), "solution_count": pa.int64(), "count_exact": pa.bool_(),
              "seconds": pa.float64(), "clues": pa.int64(), "grade": pa.string(), "engines": pa.string()}
-    schema = pa.schema([(name, types[name]) for name in COLUMNS])
-    temporary = f"{parquet}.{os.getpid()}.tmp"
-    n = 0
-    try:
-        with open(path, encoding="utf-8") as f, pq.ParquetWriter(temporary, schema) as writer:
-            next(f)  # the parameters
-            rows = csv.DictReader(f)
-            while True:
-                batch = list(islice(rows, batch_rows))
-                if not batch:
-                    break
-                columns = {name: [_typed(row[name], types[name], pa) for row in batch] for name in COLUMNS}
-                writer.write_table(pa.table(columns, schema=schema))
-                n += len(batch)
-        os.replace(temporary, parquet)
-    finally:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-    return n
+    rows = [0]
 
+    def write(where: str) -> None:
+        reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(skip_rows=1, block_size=batch_rows * 128),
+                               convert_options=pcsv.ConvertOptions(column_types=types, strings_can_be_null=True))
+        with pq.ParquetWriter(where, reader.schema) as writer:
+            for batch in reader:  # the first line, the sweep's parameters, is skipped
+                writer.write_batch(batch)
+                rows[0] += batch.num_rows
 
-def _typed(cell: str, kind, pa):
-    """One CSV cell as its Parquet column's type; empty is null."""
-    if cell == "" or cell is None:
-        return None
-    if kind == pa.bool_():
-        return cell == "True"
-    if pa.types.is_integer(kind):
-        return int(cell)
-    if pa.types.is_floating(kind):
-        return float(cell)
-    return cell
+    write_atomically(parquet, write)
+    return rows[0]

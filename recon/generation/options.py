@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import compiled
 from ..engines import milp, sat
@@ -106,8 +106,6 @@ class Options:
         """These options for a grid of this many cells: `compiled` decided (compile_min_cells)."""
         if self.compiled is not None or not compiled.AVAILABLE:
             return self
-        from dataclasses import replace
-
         return replace(self, compiled=cells >= self.compile_min_cells or compiled.cached())
 
     @property

@@ -65,8 +65,9 @@ def draw(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: 
 
 
 #: How the player guesses (`--strategy`), each adding to the one before: the safest cell; the cell
-#: likeliest to survive this guess and the next (a look-ahead of one move); and that with
-#: unavoidable 50/50s taken at once and small endgames searched exhaustively.
+#: likeliest to survive this guess and the next (a look-ahead of one move); and that with early
+#: guesses looked two moves ahead, unavoidable 50/50s taken at once and small endgames searched
+#: exhaustively.
 STRATEGIES = ("safest", "look-ahead", "full")
 #: Frontier cells whose chance of being safe is within this ratio of the best are looked ahead.
 CUT_OFF = 0.90
@@ -90,8 +91,7 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
           ) -> tuple[tuple[int, int] | None, list, list]:
     """The exact-probability step: (the cell to guess or None, cells proved safe, cells proved
     mines). `cache`: the game's group enumerations so far (play.odds)."""
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    _check(strategy)
     cols = sweeper.cols
     board = Board.from_cells(sweeper.board_cells(), mines, cache=cache)
     try:
@@ -142,6 +142,11 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
         except TooMany:
             pass
     return divmod(chosen, cols), [], []
+
+
+def _check(strategy: str) -> None:
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
 
 
 def _unavoidable_pair(board: Board, base) -> int | None:
@@ -213,8 +218,7 @@ def _guess_by_count(sweeper: Sweeper, mines: int) -> tuple[tuple[int, int] | Non
 def play_one(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: str, no_guess: bool,
              seed: int | list[int], strategy: str = "full") -> Game:
     """Play one game from its seed."""
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    _check(strategy)  # here too: a game won without a guess never asks guess()
     begin = time.perf_counter()
     rng = np.random.default_rng(seed)
     field = draw(rows, cols, mines, start, first_click, no_guess, rng)

@@ -17,6 +17,7 @@ import numpy as np
 from ..counting import count_solutions
 from ..generation.classic import draw_field, no_guess_field
 from ..io.classic import board_problem
+from ..model import cell_name
 from ..rules.sweeper import Sweeper
 from ..rules.trim import classic_names
 
@@ -162,19 +163,19 @@ class Game:
         from .autoplay import guess
         from .odds import Board, TooMany
 
-        cell, safe, sure = guess(self.sweeper, self.mines)
-        name = lambda rc: f"r{rc[0] + 1}c{rc[1] + 1}"  # noqa: E731
+        cache: dict = {}  # the group tables guess() enumerates, read again below for the chance
+        cell, safe, sure = guess(self.sweeper, self.mines, cache=cache)
         if safe:
-            return {"text": f"{name(safe[0])} is empty in every field that fits the numbers and the total "
+            return {"text": f"{cell_name(*safe[0])} is empty in every field that fits the numbers and the total "
                             "(an exact count; no single rule shows it)", "cells": [tuple(safe[0])], "guess": False}
         if sure:
-            return {"text": f"{name(sure[0])} is a mine in every field that fits the numbers and the total "
+            return {"text": f"{cell_name(*sure[0])} is a mine in every field that fits the numbers and the total "
                             "(an exact count)", "cells": [tuple(sure[0])], "guess": False}
         try:
-            odds = Board.from_cells(self.sweeper.board_cells(), self.mines).odds()  # what guess read
+            odds = Board.from_cells(self.sweeper.board_cells(), self.mines, cache=cache).odds()
             x = cell[0] * self.cols + cell[1]
             chance = f", safe with chance {1 - odds.mine_weight[x] / odds.weight:.0%}"
         except TooMany:
             chance = ""
-        return {"text": f"no deduction applies: the best guess is {name(cell)}{chance}", "cells": [tuple(cell)],
+        return {"text": f"no deduction applies: the best guess is {cell_name(*cell)}{chance}", "cells": [tuple(cell)],
                 "guess": True}

@@ -10,7 +10,7 @@ method (DavidNHill's probability engine, minesweepr); `recon.counting` counts th
 the general route and tests hold the two equal.
 
 A group's enumeration is cached by its equations, so asking "what if this cell opens showing v?"
-re-enumerates only the group the new number joins: that is what makes `Odds.outlook` (the
+re-enumerates only the group the new number joins: that is what makes `Board.outlook` (the
 secondary safety of a guess) cheap enough to ask of a dozen candidates at every guess.
 """
 
