@@ -10,7 +10,11 @@ second solution, or a proof of uniqueness). recon's time includes its cross-chec
     python bench/bench_peers.py --published              # the published puzzles at hand, one row each
 
 Each row: the median over seeds of both times, and the median of the per-input ratios peer / recon
-(above 1: recon is faster), with the worst ratio.
+(above 1: recon is faster), with the worst ratio. Each time is the best of --repeats runs.
+
+Puzzles get a second recon column, `batch`: solve(compiled_trim=True), hybrid trimming with the
+compiled kernels, the option for a process that solves many puzzles (loading the kernels costs
+most of a second once, paid before timing). Without numba that column is left out.
 """
 
 from __future__ import annotations
@@ -46,10 +50,25 @@ def plain_milp(problem) -> int:
     return found
 
 
-def timed(fn, *args):
+def timed(fn, *args, **kwargs):
     start = time.perf_counter()
-    out = fn(*args)
+    out = fn(*args, **kwargs)
     return time.perf_counter() - start, out
+
+
+def best(repeats: int, fn, *args, **kwargs) -> float:
+    return min(timed(fn, *args, **kwargs)[0] for _ in range(repeats))
+
+
+def batch_available() -> bool:
+    from recon import compiled
+
+    return compiled.AVAILABLE
+
+
+def ratios_cell(theirs: list[float], ours: list[float]) -> str:
+    ratios = [t / o for t, o in zip(theirs, ours)]
+    return f"{statistics.median(ratios):.2f} | {min(ratios):.2f}"
 
 
 def main() -> None:
@@ -58,19 +77,31 @@ def main() -> None:
     parser.add_argument("--sizes", default="20,50,100,200")
     parser.add_argument("--puzzles", action="store_true")
     parser.add_argument("--published", action="store_true",
-                        help="hakank's, the IST examples and the LEGUP files in ../shared/data (best of 5 each)")
+                        help="hakank's, the IST examples and the LEGUP files in ../shared/data")
+    parser.add_argument("--repeats", type=int, default=3, help="each time is the best of this many runs")
     args = parser.parse_args()
-    plain_milp(make_problem(recon.status(np.zeros((3, 3), bool))))  # load scipy.optimize before timing
-    recon.solve(recon.status(np.zeros((3, 3), bool)))
-    print("| input | recon solve | plain MILP | ratio MILP / recon: median | worst | recon's engines |")
-    print("|---|---|---|---|---|---|")
+    warm = make_problem(recon.status(np.zeros((3, 3), bool)))
+    plain_milp(warm)  # load scipy.optimize before timing
+    recon.solve(warm)
+    puzzles = args.puzzles or args.published
+    batch = puzzles and batch_available()
+    if batch:  # load the compiled kernels before timing: a batch pays that once
+        from recon.generation import generate_puzzle
+
+        p = generate_puzzle(12, 12, 50, np.random.default_rng(0), difficulty="elimination")
+        recon.solve(make_problem(p.clues, p.known), compiled_trim=True)
+    head = "| input | recon solve | plain MILP | ratio MILP / recon: median | worst |"
+    if batch:
+        head += " recon batch | ratio MILP / batch: median | worst |"
+    print(head + " recon's engines |")
+    print("|---" * head.count("|") + "|")  # one more column: the engines
     if args.published:
-        published()
+        published(args.repeats, batch)
         return
     kinds = ["advanced", "elimination", "search"] if args.puzzles else ["full"]
     for n in (int(s) for s in args.sizes.split(",")):
         for kind in kinds:
-            ours, theirs, ratios, engines = [], [], [], ""
+            ours, theirs, batched, engines = [], [], [], ""
             for seed in range(args.seeds):
                 rng = np.random.default_rng(seed)
                 if kind == "full":
@@ -80,19 +111,23 @@ def main() -> None:
 
                     puzzle = generate_puzzle(n, n, 50, rng, difficulty=kind)
                     problem = make_problem(puzzle.clues, puzzle.known)
-                t_ours, result = timed(recon.solve, problem)
-                t_theirs, found = timed(plain_milp, problem)
+                result, found = recon.solve(problem), plain_milp(problem)
                 assert (found >= 2) == (result.solution_count >= 2)
-                ours.append(t_ours)
-                theirs.append(t_theirs)
-                ratios.append(t_theirs / t_ours)
+                ours.append(best(args.repeats, recon.solve, problem))
+                theirs.append(best(args.repeats, plain_milp, problem))
+                if batch:
+                    assert recon.solve(problem, compiled_trim=True).solutions[0].tolist() == result.solutions[0].tolist()
+                    batched.append(best(args.repeats, recon.solve, problem, compiled_trim=True))
                 engines = result.engine
-            print(f"| {n}x{n} {kind} | {statistics.median(ours):.4f} s | {statistics.median(theirs):.4f} s | "
-                  f"{statistics.median(ratios):.2f} | {min(ratios):.2f} | {engines} |", flush=True)
+            row = (f"| {n}x{n} {kind} | {statistics.median(ours):.4f} s | {statistics.median(theirs):.4f} s | "
+                   f"{ratios_cell(theirs, ours)} |")
+            if batch:
+                row += f" {statistics.median(batched):.4f} s | {ratios_cell(theirs, batched)} |"
+            print(row + f" {engines} |", flush=True)
 
 
-def published() -> None:
-    """One row per published puzzle (best of 5 runs each side), then the median and worst ratio."""
+def published(repeats: int, batch: bool) -> None:
+    """One row per published puzzle, then the median and worst ratios."""
     import sys
     from pathlib import Path
 
@@ -107,16 +142,21 @@ def published() -> None:
     for path in sorted(legup.glob("*.xml")) if legup.is_dir() else []:
         clues, known, _ = read_any_status(path.read_bytes(), str(path))  # read in place: their licence
         puzzles.append((path.stem, make_problem(clues, known)))
-    ratios = []
+    ours, theirs, batched = [], [], []
     for name, problem in puzzles:
-        t_ours = min(timed(recon.solve, problem)[0] for _ in range(5))
-        t_theirs = min(timed(plain_milp, problem)[0] for _ in range(5))
         result, found = recon.solve(problem), plain_milp(problem)
         assert (found >= 2) == (result.solution_count >= 2), name
-        ratios.append(t_theirs / t_ours)
-        print(f"| {name} {problem.shape[0]}x{problem.shape[1]} | {t_ours:.4f} s | {t_theirs:.4f} s | {ratios[-1]:.2f} | | "
-              f"{result.engine} |", flush=True)
-    print(f"| all {len(ratios)} | | | {statistics.median(ratios):.2f} | {min(ratios):.2f} | |")
+        ours.append(best(repeats, recon.solve, problem))
+        theirs.append(best(repeats, plain_milp, problem))
+        row = f"| {name} {problem.shape[0]}x{problem.shape[1]} | {ours[-1]:.4f} s | {theirs[-1]:.4f} s | {theirs[-1] / ours[-1]:.2f} | |"
+        if batch:
+            batched.append(best(repeats, recon.solve, problem, compiled_trim=True))
+            row += f" {batched[-1]:.4f} s | {theirs[-1] / batched[-1]:.2f} | |"
+        print(row + f" {result.engine} |", flush=True)
+    row = f"| all {len(ours)} | | | {ratios_cell(theirs, ours)} |"
+    if batch:
+        row += f" | {ratios_cell(theirs, batched)} |"
+    print(row + " |")
 
 
 if __name__ == "__main__":
