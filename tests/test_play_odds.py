@@ -176,6 +176,43 @@ def test_an_unavoidable_50_50_is_one_no_number_can_settle():
     assert found >= 3
 
 
+def test_a_pseudo_50_50_is_a_risk_no_play_avoids():
+    """Whenever the player takes a cell as a pseudo 50/50, every field with a mine there has a
+    twin that fits the board, with that cell empty, differing only in a pair or 2x2 box holding
+    the cell, and showing the same number at every cell empty in both (a known mine shows none):
+    no number ever tells the two apart. And such cells are found, some not plain 50/50s."""
+    found = partial = 0
+    for sweeper, mines in boards(7, 900, shapes=[(2, 6), (3, 5), (4, 4), (1, 9), (9, 1), (2, 8), (4, 5)]):
+        board = Board.from_cells(sweeper.board_cells(), mines)
+        odds = board.odds()
+        if not board.undecided or odds.safe() or odds.mines():
+            continue
+        a = autoplay._pseudo_pair(board, odds)
+        if a is None:
+            continue
+        fields = set(all_fields(board))
+        cols = board.cols
+
+        def shows(f, x):
+            return sum(1 for y in board.neighbours(x) if y in f)
+
+        def close(cells):  # within one pair or 2x2 box
+            places = [divmod(x, cols) for x in cells]
+            return (max(r for r, _ in places) - min(r for r, _ in places) <= 1
+                    and max(c for _, c in places) - min(c for _, c in places) <= 1)
+
+        for f in fields:
+            if a not in f:
+                continue
+            assert any(a not in g and close(f ^ g) and a in (f ^ g)
+                       and all(shows(f, x) == shows(g, x) for x in range(board.rows * cols)
+                               if x not in f and x not in g and board.known[x] != 1)
+                       for g in fields), "a cell taken as a pseudo 50/50 is not one"
+        found += 1
+        partial += 2 * odds.mine_weight[a] != odds.weight
+    assert found >= 5 and partial >= 1
+
+
 @pytest.mark.parametrize("strategy", autoplay.STRATEGIES)
 def test_every_strategy_plays_whole_games_and_wins_no_guess_boards(strategy):
     games = [autoplay.play_one(9, 9, 10, (4, 4), "zero", False, [11, i], strategy) for i in range(12)]

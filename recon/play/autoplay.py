@@ -17,9 +17,10 @@ board. The player opens the start cell, then repeats:
      safety");
    - `full` (the default): that, but first a 50/50 that nothing can ever settle is taken at once
      (it must be taken some time; its number may help); with at most ENDGAME_FIELDS fields left
-     the endgame is searched exhaustively for the best line of play (`recon.play.endgame`); and
-     early in a game, where most lost games are lost, the best TOP_TWO candidates are looked two
-     moves ahead.
+     the endgame is searched exhaustively for the best line of play (`recon.play.endgame`); else
+     a cell that is a mine only as one of a pair no number can tell apart (a pseudo 50/50) is
+     taken; and early in a game, where most lost games are lost, the best TOP_TWO candidates are
+     looked two moves ahead.
 
 `play_games` plays many games on a process pool; each game's seed is derived from the run's seed
 and its number, so a game replays alone and the results do not depend on the number of workers.
@@ -105,6 +106,8 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
         cell = _unavoidable_pair(board, base)
         if cell is None and base.weight <= ENDGAME_FIELDS:
             cell = _endgame(board)
+        if cell is None:
+            cell = _pseudo_pair(board, base)
         if cell is not None:
             return divmod(cell, cols), [], []
     decided = sweeper.known() != OPEN
@@ -168,6 +171,75 @@ def _unavoidable_pair(board: Board, base) -> int | None:
             if odds is not None and odds.weight == base.weight:
                 return a
     return None
+
+
+def _swap_patterns() -> list[tuple[tuple, tuple, tuple, int]]:
+    """The shapes `_pseudo_pair` looks for, as offsets from the cell a: (cells S, mines M of S,
+    cells D outside S that see a different number of mines when M swaps with the rest of S, most
+    D cells not yet known to be mines). Two side-by-side cells, a the mine; a 2x2 box, a and its
+    diagonal the mines: every number outside S that is not in D sees one mine either way."""
+    shapes = []
+    for b in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        shapes.append(([(0, 0), b], [(0, 0)], 1))
+    for dr in (0, -1):
+        for dc in (0, -1):
+            box = [(dr + i, dc + j) for i in (0, 1) for j in (0, 1)]
+            shapes.append((box, [(0, 0), (2 * dr + 1, 2 * dc + 1)], 2))
+    patterns = []
+    for box, mines, missing in shapes:
+        others = [x for x in box if x not in mines]
+        around = {(r + i, c + j) for r, c in box for i in (-1, 0, 1) for j in (-1, 0, 1)} - set(box)
+
+        def seen(y, cells):
+            return sum(1 for r, c in cells if max(abs(r - y[0]), abs(c - y[1])) == 1)
+
+        differ = sorted(y for y in around if seen(y, mines) != seen(y, others))
+        patterns.append((tuple(box), tuple(mines), tuple(differ), missing))
+    return patterns
+
+
+_PATTERNS = _swap_patterns()
+
+
+def _pseudo_pair(board: Board, base) -> int | None:
+    """The safest cell a that is a mine only where it is one of a pair (or a 2x2 box's diagonal)
+    that no number can ever tell from the swapped pair, or None: in every field with a mine at a
+    the pattern holds, its other cells empty and every cell that could tell the two apart a mine.
+    Then the risk of a is one the player must take some time anyway, as a forced 50/50 (half the
+    fields with the pattern have it the other way round, equally likely), so it is taken now,
+    while its number can still help (DavidNHill's "pseudo 50/50").
+    """
+    rows, cols, known = board.rows, board.cols, board.known
+    weight, mine_weight = base.weight, base.mine_weight
+    inner = set(base.interior)
+    best = None
+    # A cell no number sees is skipped: it and any other such cell can swap in every field, so
+    # "a mine at a forces a mine (or none) at another cell no number sees" never holds.
+    for a in sorted(x for x in mine_weight if x not in inner):
+        w = mine_weight[a]
+        if w == 0 or w == weight or (best is not None and w >= mine_weight[best]):
+            continue
+        ar, ac = divmod(a, cols)
+        for box, mines, differ, most in _PATTERNS:
+            cells = [(ar + r) * cols + ac + c for r, c in box if 0 <= ar + r < rows and 0 <= ac + c < cols]
+            if len(cells) < len(box) or any(known[x] != -1 for x in cells):
+                continue
+            outside = [(ar + r) * cols + ac + c for r, c in differ if 0 <= ar + r < rows and 0 <= ac + c < cols]
+            if any(known[y] == 0 for y in outside):
+                continue  # an opened number tells the two apart
+            missing = [y for y in outside if known[y] == -1]
+            if len(missing) > most:
+                continue
+            holes = {(ar + r) * cols + ac + c for r, c in mines}
+            extra = [((x,), int(x in holes)) for x in cells] + [((y,), 1) for y in missing]
+            # each fact must hold in every field with a mine at a: a cheap bound first
+            if any(x != a and (mine_weight[x] < w if v else weight - mine_weight[x] < w) for (x,), v in extra):
+                continue
+            pattern = board.odds(board.equations + extra)
+            if pattern is not None and pattern.weight == w:
+                best = a
+                break
+    return best
 
 
 def _interior_candidates(interior: list[int], around) -> list[int]:
