@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from ..model import OPEN, Problem, cell_name, window_cells
+from ..model import OPEN, WINDOW, Problem, cell_name
 from ..result import Result, TimeUp, Verdict
 
 NAME = "backtrack"
@@ -49,13 +49,18 @@ class _Search:
         rows, cols = problem.shape
         self.shape = problem.shape
         self.n = rows * cols
-        clue_rc = [tuple(int(v) for v in rc) for rc in np.argwhere(problem.known)]
-        self.clue_rc = clue_rc
-        self.clue_cells: list[list[int]] = []
+        # the windows as arrays, then lists: window_cells per clue made this set-up 3x slower
+        ks = np.flatnonzero(np.asarray(problem.known).ravel())
+        kr, kc = np.divmod(ks, cols)
+        self.clue_rc = clue_rc = list(zip(kr.tolist(), kc.tolist()))
+        grid = np.full((ks.size, 9), -1, dtype=np.int64)  # row-major, as window_cells lists them
+        for i, (dr, dc) in enumerate(WINDOW):
+            rr, cc = kr + dr, kc + dc
+            inside = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+            grid[inside, i] = (rr * cols + cc)[inside]
+        self.clue_cells: list[list[int]] = [[x for x in row if x >= 0] for row in grid.tolist()]
         self.cell_clues: list[list[int]] = [[] for _ in range(self.n)]
-        for k, (r, c) in enumerate(clue_rc):
-            cells = [rr * cols + cc for rr, cc in window_cells(problem.shape, r, c)]
-            self.clue_cells.append(cells)
+        for k, cells in enumerate(self.clue_cells):
             for cell in cells:
                 self.cell_clues[cell].append(k)
         self.fixed = problem.fixed
@@ -70,7 +75,8 @@ class _Search:
         self.depth = 0
         self.trail: list[int] = []
         self.full = problem.is_full
-        self.order = sorted(range(self.n), key=lambda i: (i // cols + i % cols, i // cols))
+        r_all, c_all = np.divmod(np.arange(self.n), cols)
+        self.order = np.lexsort((r_all, r_all + c_all)).tolist()  # by anti-diagonal, then row
         self.nodes = 0
         self.backtracks = 0
         self.backjumps = 0
