@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -103,6 +103,26 @@ def window_cells(shape: tuple[int, int], r: int, c: int) -> list[tuple[int, int]
         for dr, dc in WINDOW
         if 0 <= r + dr < rows and 0 <= c + dc < cols
     ]
+
+
+def window_index(shape: tuple[int, int]) -> np.ndarray:
+    """Every cell's window at once: an array (cells, 9) whose row x holds, in WINDOW's order
+    (row-major, as window_cells lists them), the flat index of each cell of x's window, -1 where
+    the window leaves the grid. Read-only: one array per shape, shared by its callers."""
+    rows, cols = shape
+    return _window_index(int(rows), int(cols))
+
+
+@lru_cache(maxsize=8)
+def _window_index(rows: int, cols: int) -> np.ndarray:
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    out = np.full((rows * cols, len(WINDOW)), -1, dtype=np.int64)
+    for i, (dr, dc) in enumerate(WINDOW):
+        rr, cc = r + dr, c + dc
+        inside = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+        out[inside, i] = (rr * cols + cc)[inside]
+    out.flags.writeable = False
+    return out
 
 
 def equations(problem: "Problem") -> list[tuple[tuple[int, int], list[tuple[int, int]], int]]:

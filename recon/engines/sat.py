@@ -29,7 +29,6 @@ every clue under a selector.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import threading
 import time
@@ -37,7 +36,7 @@ from collections import deque
 
 import numpy as np
 
-from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status
+from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status, window_index
 from ..result import ReconError, Result, TimeUp, Verdict
 
 NAME = "sat"
@@ -88,22 +87,8 @@ def _new_solver(name: str):
 def window_grid(shape: tuple[int, int]) -> np.ndarray:
     """Return, for every cell in row-major order, the literals (cell index + 1) of its window as a
     3x3 block in place (position [i, j] is the cell i - 1 rows down, j - 1 columns right), 0
-    where the window leaves the grid. Read-only: one array per shape, shared by the callers."""
-    rows, cols = shape
-    return _window_grid(int(rows), int(cols))
-
-
-@functools.lru_cache(maxsize=8)
-def _window_grid(rows: int, cols: int) -> np.ndarray:
-    r, c = np.divmod(np.arange(rows * cols), cols)
-    out = np.zeros((rows * cols, 3, 3), dtype=np.int64)
-    for i in range(3):
-        for j in range(3):
-            rr, cc = r + i - 1, c + j - 1
-            ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
-            out[ok, i, j] = rr[ok] * cols + cc[ok] + 1
-    out.flags.writeable = False
-    return out
+    where the window leaves the grid."""
+    return (window_index(shape) + 1).reshape(-1, 3, 3)
 
 
 def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
