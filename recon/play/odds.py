@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
+from ..model import window_index
+
 #: A group whose backtracking visits more nodes than this is not enumerated (`TooMany`).
 NODES = 200_000
 
@@ -130,13 +132,8 @@ def _groups(equations: list[Equation]) -> list[tuple[list[int], list[Equation]]]
 
 @lru_cache(maxsize=16)
 def _neighbour_table(rows: int, cols: int) -> list[tuple[int, ...]]:
-    """Each cell's neighbours (flat indices)."""
-    table = []
-    for r in range(rows):
-        for c in range(cols):
-            table.append(tuple(rr * cols + cc for rr in range(max(r - 1, 0), min(r + 2, rows))
-                               for cc in range(max(c - 1, 0), min(c + 2, cols)) if (rr, cc) != (r, c)))
-    return table
+    """Each cell's neighbours (flat indices, row-major): its window without itself."""
+    return [tuple(y for y in row if y >= 0 and y != x) for x, row in enumerate(window_index((rows, cols)).tolist())]
 
 
 def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
