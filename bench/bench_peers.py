@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 import recon
+from recon import compiled
 from recon.model import constraint_matrix, make_problem
 
 
@@ -50,20 +51,14 @@ def plain_milp(problem) -> int:
     return found
 
 
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return time.perf_counter() - start, out
-
-
 def best(repeats: int, fn, *args, **kwargs) -> float:
-    return min(timed(fn, *args, **kwargs)[0] for _ in range(repeats))
-
-
-def batch_available() -> bool:
-    from recon import compiled
-
-    return compiled.AVAILABLE
+    """The shortest of `repeats` runs, in seconds."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn(*args, **kwargs)
+        times.append(time.perf_counter() - start)
+    return min(times)
 
 
 def ratios_cell(theirs: list[float], ours: list[float]) -> str:
@@ -84,7 +79,7 @@ def main() -> None:
     plain_milp(warm)  # load scipy.optimize before timing
     recon.solve(warm)
     puzzles = args.puzzles or args.published
-    batch = puzzles and batch_available()
+    batch = puzzles and compiled.AVAILABLE
     if batch:  # load the compiled kernels before timing: a batch pays that once
         from recon.generation import generate_puzzle
 
