@@ -5,6 +5,7 @@ search."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
 
@@ -16,7 +17,7 @@ from recon.generation.classic import draw_field
 from recon.io.classic import board_problem
 from recon.play import autoplay
 from recon.play.endgame import Budget, best_guess
-from recon.play.odds import Board
+from recon.play.odds import Board, Odds
 from recon.rules.sweeper import Sweeper
 
 SHAPES = [(1, 12), (12, 1), (2, 9), (3, 7), (5, 5), (9, 9), (8, 16)]
@@ -41,6 +42,16 @@ def boards(seed: int, count: int, shapes=SHAPES, advance: bool = True):
             if len(safe):
                 sweeper.open(*safe[rng.integers(len(safe))])
         yield sweeper, mines
+
+
+def stuck(seed: int, count: int, shapes) -> Iterator[tuple[Board, Odds]]:
+    """(board, its odds) for the boards of `boards` where the player must guess: a cell is
+    undecided and none is certain."""
+    for sweeper, mines in boards(seed, count, shapes=shapes):
+        board = Board.from_cells(sweeper.board_cells(), mines)
+        odds = board.odds()
+        if board.undecided and not odds.safe() and not odds.mines():
+            yield board, odds
 
 
 def all_fields(board: Board) -> list[frozenset[int]]:
@@ -122,10 +133,8 @@ def win_chance(fields: list[frozenset[int]], cells: list[int], neighbours) -> fl
 
 def test_the_endgame_search_finds_the_best_line_of_play():
     searched = 0
-    for sweeper, mines in boards(4, 320, shapes=[(1, 9), (9, 1), (2, 6), (3, 4), (4, 4), (3, 5)]):
-        board = Board.from_cells(sweeper.board_cells(), mines)
-        odds = board.odds()
-        if not board.undecided or odds.safe() or odds.mines() or odds.weight > 40:
+    for board, odds in stuck(4, 320, [(1, 9), (9, 1), (2, 6), (3, 4), (4, 4), (3, 5)]):
+        if odds.weight > 40:
             continue
         cells = board.undecided
         index = {x: i for i, x in enumerate(cells)}
@@ -153,11 +162,7 @@ def test_an_unavoidable_50_50_is_one_no_number_can_settle():
     """Whenever the player calls a pair unavoidable, swapping the two cells maps every field that
     fits to another, and one of the two is a mine in each; and such pairs are found."""
     found = 0
-    for sweeper, mines in boards(5, 400, shapes=[(2, 6), (3, 5), (4, 4), (1, 9), (9, 1), (2, 8)]):
-        board = Board.from_cells(sweeper.board_cells(), mines)
-        odds = board.odds()
-        if not board.undecided or odds.safe() or odds.mines():
-            continue
+    for board, odds in stuck(5, 400, [(2, 6), (3, 5), (4, 4), (1, 9), (9, 1), (2, 8)]):
         a = autoplay._unavoidable_pair(board, odds)
         if a is None:
             continue
@@ -182,11 +187,7 @@ def test_a_pseudo_50_50_is_a_risk_no_play_avoids():
     the cell, and showing the same number at every cell empty in both (a known mine shows none):
     no number ever tells the two apart. And such cells are found, some not plain 50/50s."""
     found = partial = 0
-    for sweeper, mines in boards(7, 900, shapes=[(2, 6), (3, 5), (4, 4), (1, 9), (9, 1), (2, 8), (4, 5)]):
-        board = Board.from_cells(sweeper.board_cells(), mines)
-        odds = board.odds()
-        if not board.undecided or odds.safe() or odds.mines():
-            continue
+    for board, odds in stuck(7, 900, [(2, 6), (3, 5), (4, 4), (1, 9), (9, 1), (2, 8), (4, 5)]):
         a = autoplay._pseudo_pair(board, odds)
         if a is None:
             continue
@@ -227,11 +228,7 @@ def test_the_two_move_look_ahead_equals_brute_force():
     """outlook_two with every cell as the next candidate, against the fields listed one by one:
     the chance of surviving the cell and the next two moves, a certain move survived for sure."""
     checked = 0
-    for sweeper, mines in boards(6, 60, shapes=[(2, 6), (3, 5), (4, 4), (1, 9), (9, 1)]):
-        board = Board.from_cells(sweeper.board_cells(), mines)
-        odds = board.odds()
-        if not board.undecided or odds.safe() or odds.mines():
-            continue
+    for board, odds in stuck(6, 60, [(2, 6), (3, 5), (4, 4), (1, 9), (9, 1)]):
         fields = all_fields(board)
         cells = board.undecided
 
