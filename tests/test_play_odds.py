@@ -158,6 +158,39 @@ def test_the_endgame_search_finds_the_best_line_of_play():
         best_guess([0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100], [0b1110, 0b1101, 0b1011, 0b0111], 1)
 
 
+def test_a_dead_cell_is_guessed_only_when_the_candidates_are_all_dead():
+    """A dead cell can show one number only (listed field by field): opening it tells nothing
+    but that it was safe, and deferring it never loses, so the look-ahead takes one only when
+    every frontier cell within its cut-off (of the safest undecided cell) is dead too. And
+    outlook says which cells are dead."""
+    avoided = 0
+    shapes = [(2, 6), (3, 5), (4, 4), (1, 9), (9, 1), (2, 8), (3, 4), (4, 5), (3, 6)]
+    for sweeper, mines in [b for seed in (13, 14) for b in boards(seed, 700, shapes=shapes)]:
+        board = Board.from_cells(sweeper.board_cells(), mines)
+        odds = board.odds()
+        if not board.undecided or odds.safe() or odds.mines():
+            continue
+        fields = all_fields(board)
+
+        def dead(x):
+            return len({sum(1 for y in board.neighbours(x) if y in f) for f in fields if x not in f}) == 1
+
+        for x in board.undecided:
+            assert board.outlook(odds, x)[2] == dead(x)
+        inner = set(odds.interior)
+        safety = {y: 1 - w / odds.weight for y, w in odds.mine_weight.items() if y not in inner}
+        if not safety or len(safety) > autoplay.FRONTIER_CANDIDATES:
+            continue
+        best = 1 - min(odds.mine_weight.values()) / odds.weight
+        near = [y for y in safety if safety[y] >= autoplay.CUT_OFF * best]
+        r, c = autoplay.guess(sweeper, mines, "look-ahead")[0]
+        chosen = r * board.cols + c
+        if dead(chosen):
+            assert all(dead(y) for y in near)
+        avoided += dead(max(safety, key=safety.__getitem__)) and not dead(chosen)
+    assert avoided >= 3
+
+
 def test_an_unavoidable_50_50_is_one_no_number_can_settle():
     """Whenever the player calls a pair unavoidable, swapping the two cells maps every field that
     fits to another, and one of the two is a mine in each; and such pairs are found."""

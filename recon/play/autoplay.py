@@ -66,9 +66,9 @@ def draw(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: 
 
 
 #: How the player guesses (`--strategy`), each adding to the one before: the safest cell; the cell
-#: likeliest to survive this guess and the next (a look-ahead of one move); and that with early
-#: guesses looked two moves ahead, unavoidable 50/50s taken at once and small endgames searched
-#: exhaustively.
+#: likeliest to survive this guess and the next (a look-ahead of one move), a dead cell (it can
+#: show one number only) last; and that with early guesses looked two moves ahead, unavoidable
+#: 50/50s taken at once and small endgames searched exhaustively.
 STRATEGIES = ("safest", "look-ahead", "full")
 #: Frontier cells whose chance of being safe is within this ratio of the best are looked ahead.
 CUT_OFF = 0.90
@@ -129,19 +129,20 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
         return divmod(x, cols), [], []
     scores = {}
     for x in sorted(candidates, key=lambda x: -safety[x]):
-        if scores and safety[x] < max(scores.values())[0]:
-            continue  # it cannot beat the best: surviving two moves is at most surviving one
+        if scores and max(scores.values())[0] and safety[x] < max(scores.values())[1]:
+            continue  # it cannot beat the best living cell: surviving two moves is at most surviving one
         try:
-            survive, progress = board.outlook(base, x)
+            survive, progress, dead = board.outlook(base, x)
         except TooMany:
-            survive, progress = safety[x] * base.best_safety(), 0.0
-        scores[x] = (survive, progress, around(x))
+            survive, progress, dead = safety[x] * base.best_safety(), 0.0, False
+        # a dead cell tells nothing when opened, and deferring it never loses: living cells first
+        scores[x] = (not dead, survive, progress, around(x))
     chosen = max(scores, key=scores.__getitem__)
     if strategy == "full" and len(base.mine_weight) >= EARLY_CELLS:
         # early guesses decide most games lost: the best few looked two moves ahead
         top = sorted(scores, key=scores.__getitem__, reverse=True)[:TOP_TWO]
         try:
-            chosen = max(top, key=lambda x: (board.outlook_two(base, x, WIDTH_TWO), scores[x]))
+            chosen = max(top, key=lambda x: (scores[x][0], board.outlook_two(base, x, WIDTH_TWO), scores[x]))
         except TooMany:
             pass
     return divmod(chosen, cols), [], []

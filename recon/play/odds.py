@@ -265,10 +265,11 @@ class Board:
                 mine_weight[x] = inner
         return Odds(weight, mine_weight, interior)
 
-    def outlook(self, base: Odds, x: int) -> tuple[float, float]:
+    def outlook(self, base: Odds, x: int) -> tuple[float, float, bool]:
         """Open undecided cell x in thought: (the chance it is safe and the next move is safe too
         (1 for a certainly safe cell, else the safest cell's chance), the chance it is safe and
-        shows a number that makes a cell certain)."""
+        shows a number that makes a cell certain, whether x is dead: it can show one number
+        only, so opening it tells nothing but that it is safe)."""
         around = [y for y in self._neighbours[x] if self.known[y] == -1]
         # x is safe: the equations that see it lose it
         equations = []
@@ -279,6 +280,7 @@ class Board:
                     continue
             equations.append((cells, k))
         survive = progress = 0.0
+        numbers = 0
         for v in range(len(around) + 1):
             new = equations + [(tuple(around), v)] if around else equations
             if not around and v:
@@ -286,13 +288,14 @@ class Board:
             odds = self.odds(new, opened=x)
             if odds is None:
                 continue
+            numbers += 1
             chance = odds.weight / base.weight
             if odds.safe() or len(odds.mines()) == len(odds.mine_weight):  # a safe move, or won
                 survive += chance
                 progress += chance
             else:
                 survive += chance * odds.best_safety()
-        return survive, progress
+        return survive, progress, numbers == 1
 
     def opened_showing(self, x: int, mines_around: int) -> "Board":
         """This board with undecided cell x opened, `mines_around` mines among its undecided
