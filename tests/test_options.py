@@ -116,7 +116,8 @@ def test_loading_the_kernels_is_announced_off_a_terminal(tmp_path):
 
 def test_small_grids_run_in_python_until_numbas_cache_holds_the_kernels(monkeypatch):
     """compiled=None decides per grid: below compile_min_cells, compiled only when numba's cache
-    already holds the kernels (a first compile costs more than Python takes there); an explicit
+    already holds the kernels (a first compile costs more than Python takes there), and for
+    advanced and elimination never below cached_min_cells (loading them does); an explicit
     choice stands. The puzzles are the same either way."""
     if not compiled.AVAILABLE:
         pytest.skip("needs numba")
@@ -125,7 +126,10 @@ def test_small_grids_run_in_python_until_numbas_cache_holds_the_kernels(monkeypa
     assert Options(compile_min_cells=100).for_grid(400).compiled is True
     assert Options(compiled=True).for_grid(4).compiled is True and Options(compiled=False).for_grid(10**6).compiled is False
     monkeypatch.setattr(compiled, "cached", lambda: True)
-    assert Options().for_grid(400).compiled is True
+    assert Options().for_grid(400).compiled is True and Options().for_grid(4, Grade.SEARCH).compiled is True
+    assert Options().for_grid(169, Grade.ADVANCED).compiled is False and Options().for_grid(170, Grade.ADVANCED).compiled is True
+    assert Options().for_grid(79, Grade.ELIMINATION).compiled is False and Options().for_grid(80, Grade.ELIMINATION).compiled is True
+    assert Options(compiled=True).for_grid(4, Grade.ELIMINATION).compiled is True
     for shape, grade in [((12, 13), "elimination"), ((4, 25), "elimination"), ((25, 4), "elimination"),
                          ((1, 30), "advanced"), ((30, 1), "advanced")]:
         made = {flag: generate_puzzle(*shape, 50, np.random.default_rng(3), difficulty=grade,

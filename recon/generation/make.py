@@ -66,7 +66,8 @@ def make_puzzle(
     options: Options | None = None,
 ) -> Puzzle:
     """Remove clues from the status of a field while the asked grade still solves it uniquely."""
-    return _make(Job((options or Options()).for_grid(np.asarray(field).size)), field, rng, _grade(difficulty), target, tries)
+    grade = _grade(difficulty)
+    return _make(Job((options or Options()).for_grid(np.asarray(field).size, grade)), field, rng, grade, target, tries)
 
 
 def generate_puzzle(
@@ -85,7 +86,7 @@ def generate_puzzle(
     impossible = impossible_request(grade, p)
     if impossible:
         raise GenerationFailed(impossible)
-    job = Job((options or Options()).for_grid(rows * cols))
+    job = Job((options or Options()).for_grid(rows * cols, grade))
     reasons = []
     for number in range(1, fields + 1):
         job.check_time()

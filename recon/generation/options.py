@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from .. import compiled
 from ..engines import milp, sat
-from ..result import ReconError, TimeUp
+from ..result import Grade, ReconError, TimeUp
 from ..rules.trim import ELIMINATION_MAX_CELLS
 
 #: How elimination-grade generation's first pass starts (`Options.first_part`): "advanced",
@@ -49,6 +49,9 @@ class Options:
     #: holds the kernels: a first compile takes about 35 s, longer than Python takes there
     #: (docs/performance.md, "First run"); compiled=True compiles whatever the size
     compile_min_cells: int = 1000
+    #: ... and below these many cells (advanced, elimination) in Python even then: loading the
+    #: cached kernels (about 0.3 s) costs more than Python takes there (docs/performance.md)
+    cached_min_cells: tuple[int, int] = (170, 80)
     sat: bool | None = None
     certifier: str | None = None
     #: below this many cells, the basic loop and a single trimming check run in Python unless this
@@ -102,11 +105,15 @@ class Options:
         """Run the compiled kernels at all?"""
         return compiled.AVAILABLE if self.compiled is None else self.compiled
 
-    def for_grid(self, cells: int) -> "Options":
-        """These options for a grid of this many cells: `compiled` decided (compile_min_cells)."""
+    def for_grid(self, cells: int, grade: Grade | None = None) -> "Options":
+        """These options for a grid of this many cells and a puzzle of this grade: `compiled`
+        decided (compile_min_cells, cached_min_cells)."""
         if self.compiled is not None or not compiled.AVAILABLE:
             return self
-        return replace(self, compiled=cells >= self.compile_min_cells or compiled.cached())
+        if cells >= self.compile_min_cells:
+            return replace(self, compiled=True)
+        floor = {Grade.ADVANCED: self.cached_min_cells[0], Grade.ELIMINATION: self.cached_min_cells[1]}.get(grade, 0)
+        return replace(self, compiled=cells >= floor and compiled.cached())
 
     @property
     def use_sat(self) -> bool:
