@@ -376,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser(
         "warmup",
-        help="compile numba's kernels now (about 35 s once), so that small puzzles run compiled too",
+        help="compile numba's kernels now (about 30 s once), so that small puzzles run compiled too",
         description="Compile the compiled kernels (the `fast` extra, numba) by making one small puzzle of each "
         "grade with them, and say how long it took. numba keeps the machine code on disk; until it holds "
         "the kernels, puzzles under 1000 cells are made in Python (faster than a first compile there).",

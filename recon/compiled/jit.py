@@ -68,7 +68,7 @@ def load(announce: Callable[[str], None] | None = None) -> None:
         raise RuntimeError("the compiled kernels need numba: pip install 'recon[fast]'")
     if announce is not None:
         announce("loading numba's compiled kernels (a first run compiles them as they are first used, up to "
-                 "about 35 s in all on a 2-core machine; later runs load them from numba's cache in about a second)")
+                 "about 30 s in all on a 2-core machine; later runs load them from numba's cache in about a second)")
     import numba
 
     from importlib import import_module

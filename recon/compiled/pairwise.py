@@ -343,8 +343,11 @@ _NO_FIELD = np.zeros(0, dtype=np.int8)  # _local_pairwise's field when no cell i
 
 
 def _flat(clues, known):
-    """The kernels' view of a puzzle: clue counts (int64) and clues in force (bool), flat."""
-    return np.ascontiguousarray(clues, dtype=np.int64).ravel(), np.ascontiguousarray(known, dtype=np.bool_).ravel()
+    """The kernels' view of a puzzle: clue counts (int64) and clues in force (bool), flat and
+    writable (a read-only array is another type to numba: one more specialisation to compile
+    and to load from its cache)."""
+    return (np.require(clues, dtype=np.int64, requirements=["C", "W"]).ravel(),
+            np.require(known, dtype=np.bool_, requirements=["C", "W"]).ravel())
 
 
 def _start_values(start, n):

@@ -46,7 +46,7 @@ class Options:
 
     compiled: bool | None = None
     #: with compiled=None, a grid of fewer cells runs in Python unless numba's cache already
-    #: holds the kernels: a first compile takes about 35 s, longer than Python takes there
+    #: holds the kernels: a first compile takes about 30 s, longer than Python takes there
     #: (docs/performance.md, "First run"); compiled=True compiles whatever the size
     compile_min_cells: int = 1000
     #: ... and below these many cells (advanced, elimination) in Python even then: loading the
