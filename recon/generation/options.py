@@ -50,7 +50,7 @@ class Options:
     #: (docs/performance.md, "First run"); compiled=True compiles whatever the size
     compile_min_cells: int = 1000
     #: ... and below these many cells (advanced, elimination) in Python even then: loading the
-    #: cached kernels (about 0.3 s) costs more than Python takes there (docs/performance.md)
+    #: cached kernels (about 0.6 s) costs more than Python takes there (docs/performance.md)
     cached_min_cells: tuple[int, int] = (170, 80)
     sat: bool | None = None
     certifier: str | None = None
