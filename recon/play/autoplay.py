@@ -129,7 +129,8 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
         return divmod(x, cols), [], []
     scores = {}
     for x in sorted(candidates, key=lambda x: -safety[x]):
-        if scores and max(scores.values())[0] and safety[x] < max(scores.values())[1]:
+        leader = max(scores.values(), default=None)
+        if leader is not None and leader[0] and safety[x] < leader[1]:
             continue  # it cannot beat the best living cell: surviving two moves is at most surviving one
         try:
             survive, progress, dead = board.outlook(base, x)
@@ -141,8 +142,9 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
     if strategy == "full" and len(base.mine_weight) >= EARLY_CELLS:
         # early guesses decide most games lost: the best few looked two moves ahead
         top = sorted(scores, key=scores.__getitem__, reverse=True)[:TOP_TWO]
+        top = [x for x in top if scores[x][0] == scores[chosen][0]]  # no dead cell while a living one is there
         try:
-            chosen = max(top, key=lambda x: (scores[x][0], board.outlook_two(base, x, WIDTH_TWO), scores[x]))
+            chosen = max(top, key=lambda x: (board.outlook_two(base, x, WIDTH_TWO), scores[x]))
         except TooMany:
             pass
     return divmod(chosen, cols), [], []
