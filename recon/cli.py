@@ -1081,6 +1081,8 @@ def cmd_warmup(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     for difficulty in DIFFICULTIES:  # every grade's path, so each kernel it calls is compiled
         side = 32 if difficulty == "basic" else 12  # the basic loop runs compiled from 1000 cells
         generate_puzzle(side, side, 50, np.random.default_rng(1), difficulty=difficulty, options=options)
+    # groups too large for elimination (from about 55x55 up) are joined by a kernel no 12x12 reaches
+    compiled.LargeGroup(np.ones((3, 3), dtype=bool), np.ones((3, 3), dtype=bool), 1).still_too_large(np.arange(9) > 0)
     stdout.write(f"compiled kernels {'were already in' if was else 'written to'} numba's cache: "
                  f"{time.perf_counter() - start:.1f} s\n")
     return 0

@@ -3,7 +3,11 @@ the one union-find helper, the Grade order."""
 
 from __future__ import annotations
 
+import importlib
 import io
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -12,6 +16,7 @@ from scipy.sparse.csgraph import connected_components
 
 from recon import compiled, make_problem, status
 from recon.cli import main
+from recon.compiled import jit
 from recon.engines import hybrid
 from recon.generation import GenerationFailed, GenerationTimeout, Options, generate_puzzle
 from recon.model import Groups
@@ -141,18 +146,14 @@ def test_the_cache_check_reads_numbas_index_files(tmp_path, monkeypatch):
     """`compiled.cached()` against a cache directory we build: empty, complete, then stale (a
     source newer than its index)."""
     import hashlib
-    import os
-
     from pathlib import Path
-
-    from recon.compiled import jit
 
     here = Path(os.path.abspath(jit.__file__)).parent
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert not compiled.cached()
     where = tmp_path / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}"
     where.mkdir()
-    tag = f"py{__import__('sys').version_info.major}{__import__('sys').version_info.minor}"
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
     for name in jit.KERNEL_MODULES[:-1]:
         (where / f"{name}._kernel-10.{tag}.nbi").write_bytes(b"")
     assert not compiled.cached()  # one module missing
@@ -173,6 +174,22 @@ def test_warmup_fills_numbas_cache():
         return
     assert main(["warmup"], stdout=out, stderr=err) == 0
     assert "numba's cache" in out.getvalue() and compiled.cached()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="needs numba")
+def test_warmup_compiles_every_kernel(tmp_path):
+    # into an empty cache: a kernel that warmup's puzzles never reach would compile on a user's
+    # first large puzzle instead (the union-find of too large groups did, 1.6 s at 100x100)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    run = subprocess.run([sys.executable, "-m", "recon", "warmup"], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    for module in jit.KERNEL_MODULES:
+        importlib.import_module(f"recon.compiled.{module}")
+    written = {p.name for p in tmp_path.rglob("*.nbi")}
+    missing = sorted(f"{f.__module__}.{f.__name__}" for f in jit._KERNELS
+                     if not any(name.startswith(f"{f.__module__.rsplit('.', 1)[1]}.{f.__name__}-") for name in written))
+    assert not missing
 
 
 def test_warmup_without_numba_says_how_to_install_it(monkeypatch):
