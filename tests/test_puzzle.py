@@ -890,6 +890,31 @@ def test_generation_keeps_the_same_clues_with_the_large_group_proofs():
 
 
 @pytest.mark.parametrize("shape", [(1, 23), (23, 1), (2, 17), (9, 13), (14, 8)])
+def test_the_pairwise_rules_stopped_at_a_window_answer_as_their_fixpoint(shape):
+    """kernels.pairwise_window_fixed stops once clue c's window is fixed: its answer is whether
+    the whole fixpoint (compiled, and the Python twin by recon.rules.trim) fixes that window,
+    cold and from a warm start, on every clue of puzzles from random fields."""
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(7 * sum(shape))
+    python, compiled = Job(Options(compiled=False)), Job(Options(compiled=True))
+    answers = Counter()
+    for _ in range(8):
+        field = rng.random(shape) < rng.uniform(0.2, 0.6)
+        clues = status(field)
+        known = rng.random(shape) < rng.uniform(0.4, 1.0)
+        start = kernels.pairwise_fixed(clues, known & (rng.random(shape) < 0.7))
+        full = kernels.pairwise_fixed(clues, known)
+        for c in range(field.size):
+            expected = grades.window_all_fixed(full, c)
+            for warm in (None, start):
+                assert kernels.pairwise_window_fixed(clues, known, c, warm) == expected
+                assert grades.pairwise_window(compiled, clues, known, c, warm) == expected
+            assert grades.pairwise_window(python, clues, known, c) == expected
+            answers[expected] += 1
+    assert answers[True] and answers[False]
+
+
+@pytest.mark.parametrize("shape", [(1, 23), (23, 1), (2, 17), (9, 13), (14, 8)])
 def test_pairwise_fixed_is_a_sound_warm_start_for_trimming(monkeypatch, shape):
     """kernels.pairwise_fixed of a puzzle with fewer clues: cells fixed to the field's values, all
     of them fixed by trimming's pairwise phase on the puzzle with more (trim's own, elimination off),

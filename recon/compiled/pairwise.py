@@ -1,8 +1,9 @@
 """The pairwise rules compiled (subset and overlap, with the basic rules); the Python rules are
 `recon.rules.trim`'s.
 
-`pairwise_fixed` runs them to their fixpoint on a whole puzzle. `window_fixed_nearby` runs them on
-the clues near one clue only, stopping once that clue's window is fixed: a sound proof about the
+`pairwise_fixed` runs them to their fixpoint on a whole puzzle, `pairwise_window_fixed` until one
+clue's window is fixed. `window_fixed_nearby` runs them on the clues near one clue only, stopping
+once that clue's window is fixed: a sound proof about the
 whole puzzle without the clue (see its docstring). `must_stay` is the converse proof, with the far
 cells given their value in the field.
 """
@@ -330,12 +331,15 @@ def _local_pairwise(clue, active, rows, cols, c, radius, capacity, mine, given, 
 
 
 @kernel
-def _pairwise_fixpoint(clue, active, value, rows, cols, capacity):  # pragma: no cover - compiled
+def _pairwise_fixpoint(clue, active, value, rows, cols, capacity, watch):  # pragma: no cover - compiled
     """The pairwise phase of trimming alone, to its fixpoint: value (int8, OPEN where not fixed) updated in
-    place. 0, or 1 when `capacity` equations were not enough, 2 on a contradiction."""
+    place. 0, or 1 when `capacity` equations were not enough, 2 on a contradiction. watch >= 0:
+    stop as soon as that clue's window is fixed (3 then)."""
     anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, rows * cols)
     _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
-    _pairwise_run(0, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+    _pairwise_run(0, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, watch)
+    if watch >= 0 and _window_fixed(value, watch, rows, cols):
+        return 3
     return 2 if meta[2] else (1 if meta[1] else 0)
 
 
@@ -442,9 +446,25 @@ def pairwise_fixed(clues: np.ndarray, known: np.ndarray, start: np.ndarray | Non
     capacity = _equations_room(n)
     while True:
         value = _start_values(start, n)
-        code = _pairwise_fixpoint(clue, active, value, rows, cols, capacity)
+        code = _pairwise_fixpoint(clue, active, value, rows, cols, capacity, -1)
         if code == 0:
             return value.reshape(clues.shape)
         if code == 2:
             return None
         capacity *= 4  # out of room for derived equations: again with more
+
+
+def pairwise_window_fixed(clues: np.ndarray, known: np.ndarray, c: int, start: np.ndarray | None = None) -> bool:
+    """Does trimming's pairwise phase on the whole puzzle (known) fix clue c's window? It stops
+    as soon as it does: cells once fixed stay fixed, so the fixpoint fixes the window too (the
+    answer of `pairwise_fixed`, sooner). start: as for `pairwise_fixed`. Contradictory clues: no."""
+    load()
+    rows, cols = clues.shape
+    n = rows * cols
+    clue, active = _flat(clues, known)
+    capacity = _equations_room(n)
+    while True:
+        code = _pairwise_fixpoint(clue, active, _start_values(start, n), rows, cols, capacity, int(c))
+        if code != 1:
+            return code == 3
+        capacity *= 4

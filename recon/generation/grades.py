@@ -121,6 +121,15 @@ def pairwise_values_python(clues: np.ndarray, known: np.ndarray, start: np.ndarr
     return np.where(value == OPEN, trimmer.value, value).reshape(clues.shape).astype(np.int8)
 
 
+def pairwise_window(job: Job, clues: np.ndarray, known: np.ndarray, c: int, start: np.ndarray | None = None) -> bool:
+    """Does the fixpoint of `pairwise_values` fix clue c's window? Compiled, the rules stop as soon
+    as it is fixed (`compiled.pairwise_window_fixed`); in Python, the whole fixpoint: the same answer."""
+    if job.options.use_kernels:
+        return compiled.pairwise_window_fixed(clues, known, c, start)
+    value = pairwise_values_python(clues, known, start)
+    return value is not None and window_all_fixed(value, c)
+
+
 def all_fixed(value: np.ndarray | None) -> bool:
     """Is every cell fixed (and the clues not contradictory)?"""
     return value is not None and bool((value != OPEN).all())
