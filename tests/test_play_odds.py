@@ -15,6 +15,7 @@ import pytest
 from recon.counting import count_solutions
 from recon.generation.classic import draw_field
 from recon.io.classic import board_problem
+from recon.model import OPEN
 from recon.play import autoplay
 from recon.play.endgame import Budget, best_guess
 from recon.play.odds import Board, Odds
@@ -189,6 +190,73 @@ def test_a_dead_cell_is_guessed_only_when_the_candidates_are_all_dead():
             assert all(dead(y) for y in near)
         avoided += dead(max(safety, key=safety.__getitem__)) and not dead(chosen)
     assert avoided >= 3
+
+
+@pytest.mark.parametrize("shape", [(1, 15), (15, 1), (2, 11), (6, 9), (12, 12)])
+def test_large_areas_equal_connected_parts(shape):
+    """_large_areas against connected parts found by union-find over every pair of covered cells
+    that touch, or that both touch one opened cell; a part is large from SMALL_AREA cells."""
+    from recon.model import Groups
+
+    rng = np.random.default_rng(sum(shape))
+    rows, cols = shape
+    for _ in range(30):
+        covered = rng.random(shape) < rng.uniform(0.2, 0.8)
+        opened = ~covered & (rng.random(shape) < 0.7)  # the rest: flags, neither
+        groups = Groups(range(rows * cols))
+        cells = np.flatnonzero(covered.ravel()).tolist()
+        for a, b in combinations(cells, 2):
+            (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+            if max(abs(ra - rb), abs(ca - cb)) <= 1:
+                groups.join((a, b))
+            elif max(abs(ra - rb), abs(ca - cb)) <= 2:
+                rs = range(max(ra, rb) - 1, min(ra, rb) + 2)
+                cs = range(max(ca, cb) - 1, min(ca, cb) + 2)
+                if any(0 <= r < rows and 0 <= c < cols and opened[r, c] for r in rs for c in cs):
+                    groups.join((a, b))
+        size = {}
+        for x in cells:
+            size[groups.find(x)] = size.get(groups.find(x), 0) + 1
+        asked = [x for x in cells if rng.random() < 0.5]
+        expected = {x for x in asked if size[groups.find(x)] >= autoplay.SMALL_AREA}
+        assert autoplay._large_areas(covered, opened, asked) == expected
+
+
+def test_small_pockets_wait_while_a_living_candidate_lies_outside_one(monkeypatch):
+    """In classic expert games, the look-ahead guesses a cell of a small enclosed pocket only when
+    no living candidate (frontier cells within the cut-off, the best cells no number sees) lies
+    outside one; and the rule does change some guesses (those the look-ahead makes without it)."""
+    rng = np.random.default_rng(5)
+    changed = 0
+    for _ in range(60):
+        field = draw_field(16, 30, 99, rng, (0, 0), zero=False)
+        sweeper = Sweeper(field, 99)
+        sweeper.open(0, 0)
+        while True:
+            sweeper.advance()
+            if sweeper.won:
+                break
+            cell, safe, sure = autoplay.guess(sweeper, 99, "look-ahead")
+            if cell is not None:
+                board = Board.from_cells(sweeper.board_cells(), 99)
+                odds = board.odds()
+                undecided = set(board.undecided)
+                safety = {x: 1 - w / odds.weight for x, w in odds.mine_weight.items()}
+                candidates = autoplay._candidates(odds, safety, lambda x: 8 - sum(y in undecided for y in board.neighbours(x)))
+                large = autoplay._large_areas(sweeper.known() == OPEN, sweeper.opened, candidates)
+                living = {x for x in candidates if not board.outlook(odds, x)[2]}
+                if living & large:
+                    assert cell[0] * board.cols + cell[1] in living & large
+                with monkeypatch.context() as off:
+                    off.setattr(autoplay, "_large_areas", lambda covered, opened, cells: set(cells))
+                    changed += autoplay.guess(sweeper, 99, "look-ahead")[0] != cell
+            for r, c in sure:
+                sweeper.mark_mine(r, c)
+            for r, c in safe:
+                sweeper.open(r, c)
+            if cell is not None and not sweeper.open(*cell):
+                break
+    assert changed >= 1
 
 
 def test_an_unavoidable_50_50_is_one_no_number_can_settle():

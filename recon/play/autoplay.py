@@ -14,7 +14,8 @@ board. The player opens the start cell, then repeats:
    - `look-ahead`: among the cells nearly as safe as the safest (CUT_OFF), the one likeliest to
      survive this guess and the next: each number it can show is weighed by its exact chance,
      and after it the next move is certain or the safest cell's chance (DavidNHill's "secondary
-     safety");
+     safety"); a dead cell (it can show one number only) last, and a cell of a small enclosed
+     pocket only when no candidate lies outside one (SMALL_AREA);
    - `full` (the default): that, but first a 50/50 that nothing can ever settle is taken at once
      (it must be taken some time; its number may help); with at most ENDGAME_FIELDS fields left
      the endgame is searched exhaustively for the best line of play (`recon.play.endgame`); else
@@ -67,13 +68,17 @@ def draw(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: 
 
 #: How the player guesses (`--strategy`), each adding to the one before: the safest cell; the cell
 #: likeliest to survive this guess and the next (a look-ahead of one move), a dead cell (it can
-#: show one number only) last; and that with early guesses looked two moves ahead, unavoidable
+#: show one number only) last, small pockets after the rest; and that with early guesses looked two moves ahead, unavoidable
 #: 50/50s taken at once and small endgames searched exhaustively.
 STRATEGIES = ("safest", "look-ahead", "full")
 #: Frontier cells whose chance of being safe is within this ratio of the best are looked ahead.
 CUT_OFF = 0.90
 #: Cells no number sees join them when their chance is within this ratio of the best frontier cell's.
 INTERIOR_CUT_OFF = 0.95
+#: A candidate in an enclosed area of fewer covered undecided cells than this (joined through each
+#: other or across one opened cell) waits while another lies in a larger area, as in DavidNHill's
+#: solver: the later a pocket is played, the likelier the mine count or its numbers settle it.
+SMALL_AREA = 8
 #: At most this many candidates of each kind are looked ahead.
 FRONTIER_CANDIDATES = 12
 INTERIOR_CANDIDATES = 8
@@ -116,33 +121,29 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
         return 8 - sum(1 for y in board.neighbours(x) if not decided.flat[y])
 
     safety = {x: 1 - w / base.weight for x, w in base.mine_weight.items()}
-    best = max(safety.values())
-    inner = set(base.interior)
-    edge = sorted((x for x in safety if x not in inner and safety[x] >= CUT_OFF * best),
-                  key=lambda x: (-safety[x], -around(x)))[:FRONTIER_CANDIDATES]
-    candidates = edge
-    if inner and (not edge or safety[base.interior[0]] >= INTERIOR_CUT_OFF * safety[edge[0]]):
-        candidates = candidates + _interior_candidates(base.interior, around)
+    candidates = _candidates(base, safety, around)
     if strategy == "safest":
         top = max(safety[x] for x in candidates)
         x = max((x for x in candidates if top - safety[x] < 1e-9), key=around)
         return divmod(x, cols), [], []
+    large = _large_areas(sweeper.known() == OPEN, sweeper.opened, candidates)
     scores = {}
     for x in sorted(candidates, key=lambda x: -safety[x]):
         leader = max(scores.values(), default=None)
-        if leader is not None and leader[0] and safety[x] < leader[1]:
-            continue  # it cannot beat the best living cell: surviving two moves is at most surviving one
+        if leader is not None and leader[0] and (leader[1] or x not in large) and safety[x] < leader[2]:
+            continue  # it cannot beat the leader: surviving two moves is at most surviving one
         try:
             survive, progress, dead = board.outlook(base, x)
         except TooMany:
             survive, progress, dead = safety[x] * base.best_safety(), 0.0, False
-        # a dead cell tells nothing when opened, and deferring it never loses: living cells first
-        scores[x] = (not dead, survive, progress, around(x))
+        # a dead cell tells nothing when opened, and deferring it never loses: living cells first;
+        # then cells outside small pockets (SMALL_AREA)
+        scores[x] = (not dead, x in large, survive, progress, around(x))
     chosen = max(scores, key=scores.__getitem__)
     if strategy == "full" and len(base.mine_weight) >= EARLY_CELLS:
         # early guesses decide most games lost: the best few looked two moves ahead
         top = sorted(scores, key=scores.__getitem__, reverse=True)[:TOP_TWO]
-        top = [x for x in top if scores[x][0] == scores[chosen][0]]  # no dead cell while a living one is there
+        top = [x for x in top if scores[x][:2] == scores[chosen][:2]]  # no dead cell while a living one is there
         try:
             chosen = max(top, key=lambda x: (board.outlook_two(base, x, WIDTH_TWO), scores[x]))
         except TooMany:
@@ -243,6 +244,54 @@ def _pseudo_pair(board: Board, base) -> int | None:
                 best = a
                 break
     return best
+
+
+def _candidates(base, safety: dict[int, float], around) -> list[int]:
+    """The cells worth looking ahead: frontier cells nearly as safe as the safest (CUT_OFF), and,
+    when they are nearly as safe too (INTERIOR_CUT_OFF), the best cells no number sees."""
+    best = max(safety.values())
+    inner = set(base.interior)
+    edge = sorted((x for x in safety if x not in inner and safety[x] >= CUT_OFF * best),
+                  key=lambda x: (-safety[x], -around(x)))[:FRONTIER_CANDIDATES]
+    if inner and (not edge or safety[base.interior[0]] >= INTERIOR_CUT_OFF * safety[edge[0]]):
+        return edge + _interior_candidates(base.interior, around)
+    return edge
+
+
+def _large_areas(covered: np.ndarray, opened: np.ndarray, cells: list[int]) -> set[int]:
+    """Those of `cells` (covered and undecided) in an area of at least SMALL_AREA such cells: the
+    cells reached by steps to a covered undecided neighbour, or across an opened neighbour to one
+    beyond it (a flood fill that stops once the area is large enough)."""
+    rows, cols = covered.shape
+    known: dict[int, bool] = {}  # cell -> is its area large? (every cell of a filled area)
+
+    def around(y: int):
+        r, c = divmod(y, cols)
+        for i in range(max(r - 1, 0), min(r + 2, rows)):
+            for j in range(max(c - 1, 0), min(c + 2, cols)):
+                if (i, j) != (r, c):
+                    yield i, j
+
+    for x in cells:
+        if x in known:
+            continue
+        area, todo, large = {x}, [x], False
+        while todo and not large:
+            for i, j in around(todo.pop()):
+                if opened[i, j]:
+                    beyond = [(k, m) for k, m in around(i * cols + j) if covered[k, m]]
+                else:
+                    beyond = [(i, j)] if covered[i, j] else []
+                for k, m in beyond:
+                    y = k * cols + m
+                    if y not in area:
+                        area.add(y)
+                        todo.append(y)
+                        large = large or known.get(y, False)
+            large = large or len(area) >= SMALL_AREA
+        for y in area:
+            known[y] = large
+    return {x for x in cells if known[x]}
 
 
 def _interior_candidates(interior: list[int], around) -> list[int]:
