@@ -439,6 +439,20 @@ def pairwise_fixed(clues: np.ndarray, known: np.ndarray, start: np.ndarray | Non
     run in (see trim_outcome), so on any puzzle that keeps these clues (and maybe more) the phase
     fixes at least these cells, to these values: a warm start for `trim_verdict` there, or for
     this function (start: its answer for a puzzle whose clues are all in force here)."""
+    code, value = _fixpoint(clues, known, start, -1)
+    return None if code == 2 else value.reshape(clues.shape)
+
+
+def pairwise_window_fixed(clues: np.ndarray, known: np.ndarray, c: int, start: np.ndarray | None = None) -> bool:
+    """Does trimming's pairwise phase on the whole puzzle (known) fix clue c's window? It stops
+    as soon as it does: cells once fixed stay fixed, so the fixpoint fixes the window too (the
+    answer of `pairwise_fixed`, sooner). start: as for `pairwise_fixed`. Contradictory clues: no."""
+    return _fixpoint(clues, known, start, int(c))[0] == 3
+
+
+def _fixpoint(clues: np.ndarray, known: np.ndarray, start: np.ndarray | None, watch: int) -> tuple[int, np.ndarray]:
+    """`_pairwise_fixpoint` from start (or every cell open), with more room for derived equations
+    until it has enough: its code (0, 2 or 3) and the cells."""
     load()
     rows, cols = clues.shape
     n = rows * cols
@@ -446,25 +460,7 @@ def pairwise_fixed(clues: np.ndarray, known: np.ndarray, start: np.ndarray | Non
     capacity = _equations_room(n)
     while True:
         value = _start_values(start, n)
-        code = _pairwise_fixpoint(clue, active, value, rows, cols, capacity, -1)
-        if code == 0:
-            return value.reshape(clues.shape)
-        if code == 2:
-            return None
-        capacity *= 4  # out of room for derived equations: again with more
-
-
-def pairwise_window_fixed(clues: np.ndarray, known: np.ndarray, c: int, start: np.ndarray | None = None) -> bool:
-    """Does trimming's pairwise phase on the whole puzzle (known) fix clue c's window? It stops
-    as soon as it does: cells once fixed stay fixed, so the fixpoint fixes the window too (the
-    answer of `pairwise_fixed`, sooner). start: as for `pairwise_fixed`. Contradictory clues: no."""
-    load()
-    rows, cols = clues.shape
-    n = rows * cols
-    clue, active = _flat(clues, known)
-    capacity = _equations_room(n)
-    while True:
-        code = _pairwise_fixpoint(clue, active, _start_values(start, n), rows, cols, capacity, int(c))
+        code = _pairwise_fixpoint(clue, active, value, rows, cols, capacity, watch)
         if code != 1:
-            return code == 3
-        capacity *= 4
+            return code, value
+        capacity *= 4  # out of room for derived equations: again with more
