@@ -3,9 +3,8 @@
 
 `pairwise_fixed` runs them to their fixpoint on a whole puzzle, `pairwise_window_fixed` until one
 clue's window is fixed. `window_fixed_nearby` runs them on the clues near one clue only, stopping
-once that clue's window is fixed: a sound proof about the
-whole puzzle without the clue (see its docstring). `must_stay` is the converse proof, with the far
-cells given their value in the field.
+once that clue's window is fixed: a sound proof about the whole puzzle without the clue (see its
+docstring). `must_stay` is the converse proof, with the far cells given their value in the field.
 """
 
 from __future__ import annotations

@@ -68,8 +68,8 @@ def draw(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: 
 
 #: How the player guesses (`--strategy`), each adding to the one before: the safest cell; the cell
 #: likeliest to survive this guess and the next (a look-ahead of one move), a dead cell (it can
-#: show one number only) last, small pockets after the rest; and that with early guesses looked two moves ahead, unavoidable
-#: 50/50s taken at once and small endgames searched exhaustively.
+#: show one number only) last, small pockets after the rest; and that with early guesses looked
+#: two moves ahead, unavoidable 50/50s taken at once and small endgames searched exhaustively.
 STRATEGIES = ("safest", "look-ahead", "full")
 #: Frontier cells whose chance of being safe is within this ratio of the best are looked ahead.
 CUT_OFF = 0.90
@@ -126,7 +126,7 @@ def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | No
         top = max(safety[x] for x in candidates)
         x = max((x for x in candidates if top - safety[x] < 1e-9), key=around)
         return divmod(x, cols), [], []
-    large = _large_areas(sweeper.known() == OPEN, sweeper.opened, candidates)
+    large = _large_areas(~decided, sweeper.opened, candidates)
     scores = {}
     for x in sorted(candidates, key=lambda x: -safety[x]):
         leader = max(scores.values(), default=None)
