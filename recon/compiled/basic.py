@@ -27,17 +27,43 @@ _ALL = int(ALL)  # a plain int: numba folds it into the compiled code
 
 
 @kernel
-def _closure64(mine, active, rows, cols):  # pragma: no cover - compiled by numba, tested through it
+def _anchors(mine, rows, cols):  # pragma: no cover - compiled
+    """The cells whose window is all empty or all mines: with nothing fixed, only their clues can
+    fire."""
+    n = rows * cols
+    out = np.empty(n, dtype=np.int64)
+    count = 0
+    for c in range(n):
+        r, q = c // cols, c % cols
+        mines = 0
+        cells = 0
+        for i in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
+            for j in range(max(q - 1, 0), min(q + 1, cols - 1) + 1):
+                mines += mine[i * cols + j]
+                cells += 1
+        if mines == 0 or mines == cells:
+            out[count] = c
+            count += 1
+    return out[:count]
+
+
+@kernel
+def _closure64(mine, active, rows, cols, anchors):  # pragma: no cover - compiled by numba, tested through it
     """Fixed cells of 64 puzzles at once: bit b of the result for the puzzle whose clues are bit b
-    of active (uint64 per cell, row-major); mine is the field (uint8 per cell)."""
+    of active (uint64 per cell, row-major); mine is the field (uint8 per cell), anchors its
+    `_anchors`. The work list starts with the anchors' clues: any other clue is queued when a
+    cell of its window is fixed, before which it cannot fire."""
     n = rows * cols
     known = np.zeros(n, dtype=np.uint64)
     queue = np.empty(n, dtype=np.int64)
-    queued = np.ones(n, dtype=np.bool_)
-    for c in range(n):
-        queue[c] = c
+    queued = np.zeros(n, dtype=np.bool_)
+    count = 0
+    for c in anchors:
+        if active[c] != 0:
+            queue[count] = c
+            queued[c] = True
+            count += 1
     head = 0
-    count = n
     full = np.uint64(_ALL)
     while count > 0:
         c = queue[head]
@@ -86,9 +112,9 @@ def _closure64(mine, active, rows, cols):  # pragma: no cover - compiled by numb
 
 
 @kernel
-def _solved_lanes(mine, active, rows, cols):  # pragma: no cover - compiled
+def _solved_lanes(mine, active, rows, cols, anchors):  # pragma: no cover - compiled
     """The puzzles (bits) in which every cell is fixed."""
-    known = _closure64(mine, active, rows, cols)
+    known = _closure64(mine, active, rows, cols, anchors)
     solved = np.uint64(_ALL)
     for x in range(rows * cols):
         solved &= known[x]
@@ -103,6 +129,7 @@ def _remove_clues_basic(mine, order, rows, cols, target):  # pragma: no cover - 
     active = np.empty(n, dtype=np.uint64)
     full = np.uint64(_ALL)
     hopeful = np.empty(LANES, dtype=np.int64)
+    anchors = _anchors(mine, rows, cols)
     for first in range(0, order.size, LANES):
         last = min(first + LANES, order.size)
         # 1. each candidate alone against the clues kept so far
@@ -111,7 +138,7 @@ def _remove_clues_basic(mine, order, rows, cols, target):  # pragma: no cover - 
         for b in range(last - first):
             c = order[first + b]
             active[c] &= ~(np.uint64(1) << np.uint64(b))
-        solved = _solved_lanes(mine, active, rows, cols)
+        solved = _solved_lanes(mine, active, rows, cols, anchors)
         m = 0
         for b in range(last - first):
             if (solved >> np.uint64(b)) & np.uint64(1):
@@ -126,7 +153,7 @@ def _remove_clues_basic(mine, order, rows, cols, target):  # pragma: no cover - 
                 active[x] = full if keep[x] else np.uint64(0)
             for b in range(m - i):
                 active[hopeful[i + b]] &= ~(full << np.uint64(b))  # gone from bit b on
-            solved = _solved_lanes(mine, active, rows, cols)
+            solved = _solved_lanes(mine, active, rows, cols, anchors)
             while i < m:
                 if target >= 0 and kept <= target:
                     return keep
@@ -149,7 +176,8 @@ def closures64(field: np.ndarray, active: np.ndarray) -> np.ndarray:
     load()
     field = np.asarray(field, dtype=bool)
     rows, cols = field.shape
-    known = _closure64(field.ravel().astype(np.uint8), np.ascontiguousarray(active, dtype=np.uint64).ravel(), rows, cols)
+    mine = field.ravel().astype(np.uint8)
+    known = _closure64(mine, np.ascontiguousarray(active, dtype=np.uint64).ravel(), rows, cols, _anchors(mine, rows, cols))
     return known.reshape(field.shape)
 
 
