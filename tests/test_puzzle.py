@@ -1075,6 +1075,40 @@ def test_a_grade_no_field_of_that_density_can_give_is_refused_at_once(shape, p):
     assert generate_puzzle(*shape, p, np.random.default_rng(0)).grade == "basic"
 
 
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("wide", [False, True])
+def test_on_a_strip_one_cell_wide_the_pairwise_rules_solve_every_unique_puzzle(k, wide):
+    """Every puzzle with one solution on a 1xk or kx1 strip, checked against all 2^k fields by
+    brute force, is solved by the pairwise rules (every clue subset of every field: minimal ones
+    are among them). This is the evidence behind trying one field, not 200, when an elimination
+    or search puzzle is asked on a strip (docs/performance.md carries the check to 14 cells)."""
+    from itertools import product
+
+    shape = (1, k) if wide else (k, 1)
+    fields = [np.array(bits, dtype=bool).reshape(shape) for bits in product([False, True], repeat=k)]
+    counts = np.array([status(f).ravel() for f in fields])
+    checked = 0
+    for mask in product([False, True], repeat=k):
+        known = np.array(mask)
+        seen = Counter(map(tuple, counts[:, known]))
+        for f, row in zip(fields, counts):
+            if seen[tuple(row[known])] == 1:  # no other field shows these clues
+                assert grades.is_advanced(make_problem(row.reshape(shape), known.reshape(shape))), (f, mask)
+                checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("shape", [(1, 40), (40, 1)])
+@pytest.mark.parametrize("difficulty", ["elimination", "search"])
+def test_an_elimination_or_search_puzzle_on_a_strip_is_given_up_after_one_field(shape, difficulty):
+    """A 1x2000 search request tried 200 fields of 20 orders (over 5 minutes); one now, and the
+    message says why (exit 4: no puzzle found, as for any failed request)."""
+    code, out, err = run("generate", str(shape[0]), str(shape[1]), "50", "--seed", "1", "--puzzle", "--difficulty", difficulty)
+    assert code == 4 and out == ""
+    assert f"no {difficulty} puzzle on a {shape[0]}x{shape[1]} strip" in err and "one field and one order" in err
+    assert "exhaustive check up to 14 cells" in err
+
+
 # -- advanced: the pairwise rules, monotone ----------------------------------------------------
 
 

@@ -56,13 +56,21 @@ class Puzzle:
         return int(self.known.sum())
 
 
+#: Orders of clue removal tried per field before the next field is drawn.
+ORDERS = 20
+#: Strips one cell wide: every puzzle with one solution up to this many cells is solved by the
+#: pairwise rules (tests/test_puzzle.py checks it to 10 cells, docs/performance.md to 14), so an
+#: elimination or search request there tries one field and one order, not 200 fields of 20.
+STRIP_CHECKED = 14
+
+
 def make_puzzle(
     field: np.ndarray,
     rng: np.random.Generator,
     *,
     difficulty: str = "basic",
     target: int | None = None,
-    tries: int = 20,
+    tries: int = ORDERS,
     options: Options | None = None,
 ) -> Puzzle:
     """Remove clues from the status of a field while the asked grade still solves it uniquely."""
@@ -87,17 +95,26 @@ def generate_puzzle(
     if impossible:
         raise GenerationFailed(impossible)
     job = Job((options or Options()).for_grid(rows * cols, grade))
+    strip = min(rows, cols) == 1 and grade in (Grade.ELIMINATION, Grade.SEARCH)
+    tries = 1 if strip else ORDERS
+    fields = min(fields, 1) if strip else fields
     reasons = []
     for number in range(1, fields + 1):
         job.check_time()
         job.at(field=number)
         field = random_field(rows, cols, p, rng)
         try:
-            return _make(job, field, rng, grade, target, 20)
+            return _make(job, field, rng, grade, target, tries)
         except GenerationTimeout:
             raise
         except GenerationFailed as err:
             reasons.append(str(err))
+    if strip:
+        raise GenerationFailed(
+            f"no {grade} puzzle on a {rows}x{cols} strip: on strips one cell wide the pairwise rules solved every "
+            f"puzzle with one solution in an exhaustive check up to {STRIP_CHECKED} cells, so {grade} puzzles may "
+            f"not exist there; use at least 3 rows and columns (one field and one order of removal were tried: "
+            f"{reasons[-1].split(';')[0]})")
     raise GenerationFailed(f"no {grade} puzzle from {fields} random fields; last: {reasons[-1]}")
 
 
@@ -155,7 +172,7 @@ def _make(job: Job, field: np.ndarray, rng: np.random.Generator, grade: Grade, t
             raise GenerationFailed("internal check failed: the puzzle is not proved unique")  # never expected
         return Puzzle(clues, known, field, grade, minimal, attempt, time.perf_counter() - start, certificate, passes)
     raise GenerationFailed(
-        f"no {grade} puzzle found in {tries} orders of clue removal (every result was easier); "
+        f"no {grade} puzzle found in {tries} order{'s' if tries != 1 else ''} of clue removal (every result was easier); "
         "try another seed, size or density"
     )
 def singular_hint(shape: tuple[int, int]) -> str:
