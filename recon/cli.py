@@ -1262,6 +1262,9 @@ class Terminated(Exception):
 
 
 def _terminate(signum, frame):
+    # once only: GNU timeout sends SIGTERM to the process and again to its group, and a second
+    # Terminated raised while the first unwinds would end in a traceback
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise Terminated
 
 

@@ -250,6 +250,35 @@ def test_sigterm_while_writing_removes_the_temporary_file_and_keeps_the_old_one(
     assert out.read_text() == "old\n" and not list(tmp_path.glob(".recon-*"))
 
 
+def test_a_second_sigterm_while_the_first_unwinds_is_ignored(tmp_path, monkeypatch):
+    """GNU timeout sends SIGTERM to the process and then to its group: the second one arrived
+    while the first was being reported and ended in a traceback."""
+    import os
+    import signal
+
+    import recon.io.files as files
+
+    (tmp_path / "in.txt").write_bytes(SEED)
+    out = tmp_path / "out.txt"
+
+    def twice(fd):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(files.os, "fsync", twice)
+    real = files.os.unlink
+
+    def unlink_after_another_term(path):  # the cleanup of the first one
+        os.kill(os.getpid(), signal.SIGTERM)
+        real(path)
+
+    monkeypatch.setattr(files.os, "unlink", unlink_after_another_term)
+    previous = signal.getsignal(signal.SIGTERM)
+    code, _, err = run("solve", str(tmp_path / "in.txt"), "--out", str(out))
+    assert code == 128 + signal.SIGTERM and err.strip().endswith("recon: terminated")
+    assert not out.exists() and not list(tmp_path.glob(".recon-*"))
+    assert signal.getsignal(signal.SIGTERM) == previous  # restored for the caller
+
+
 # -- time limits: a fair share under --engine all, no engine started that cannot set up ------
 @pytest.mark.slow
 def test_under_all_every_engine_gets_a_fair_share_of_the_time_limit():
