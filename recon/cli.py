@@ -682,9 +682,7 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
         where = "the standard input" if args.file == "-" else args.file
         raise UsageError(f"{err}, and {where} has {missing} cell(s) without a clue: "
                          "use --engine auto, or one that takes puzzles") from None
-    explaining = command == "explain" or getattr(args, "explain", False)
-    if explaining:
-        engine = names if "trim" in names else [*names, "trim"]
+    explaining = command == "explain" or getattr(args, "explain", False)  # solve adds trimming
     try:
         return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=_time_left(args),
                      case_split=explaining)

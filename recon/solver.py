@@ -232,8 +232,10 @@ def solve(
 
     compiled_trim: the hybrid engine trims with the compiled kernels (`recon.compiled`, needs
     numba): the same answers, faster for a batch that pays their loading time once.
-    case_split: trimming splits cases where its other rules stall, so that its proof (the
-    trace) goes further where it would otherwise leave the cells to a search.
+    case_split: the answer is to be explained: trimming runs (added to the engines if they lack
+    it; under "auto" the lead's search stays bounded as without it), and it splits cases where its
+    other rules stall, so that its proof (the trace) goes further where it would otherwise leave
+    the cells to a search.
     """
     problem = clues if isinstance(clues, Problem) and known is None else make_problem(clues, known)
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, (int, np.integer)) or max_solutions < 1:
@@ -246,6 +248,8 @@ def solve(
     fallback = engine == "auto" and names[0] == hybrid.NAME
     if fallback and len(names) == 1:
         names.append(checker())  # large puzzle: the checker runs only if hybrid does not decide
+    if case_split and trim.NAME not in names:
+        names.append(trim.NAME)  # the explanation is trimming's proof
     for i, name in enumerate(names):
         budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
         if budget is not None and engine != "auto":
@@ -264,8 +268,8 @@ def solve(
             options["search_cells"] = 0 if names[1] == sat.NAME else LEAD_SEARCH_CELLS
         elif fallback and lead.verdict is Verdict.UNDECIDED:
             pass  # the checker decides, with what is left of the time limit
-        elif fallback and problem.cells > CROSSCHECK_CELLS:
-            break  # hybrid decided a puzzle too large for a cross-check
+        elif fallback and problem.cells > CROSSCHECK_CELLS and name != trim.NAME:
+            continue  # hybrid decided a puzzle too large for a cross-check
         elif engine == "auto" and i > 0 and name != trim.NAME:
             spent = sum(r.seconds for r in results.values())
             cap = max(CROSSCHECK_MIN_SECONDS, CROSSCHECK_FACTOR * spent)

@@ -110,3 +110,25 @@ def test_a_contradiction_names_the_clue_its_value_and_the_mines(tmp_path):
     path.write_text("011\n122\n123\n")  # r3c3 raised from 2: the reason names a clue beside it
     code, _, err = run("solve", str(path))
     assert code == 1 and re.search(r"clue r[23]c[23] = \d is exceeded: \d mine\(s\) around it: r\d+c\d+ \(step \d+\)", err), err
+
+
+def test_explain_keeps_the_bounded_search_of_auto_and_adds_trimming(tmp_path):
+    """explain ran auto's engines as a list to add trimming, which dropped auto's bound on
+    hybrid's search: on a 50x50 search-grade puzzle it searched for minutes (solve took 0.2 s).
+    Now solve(case_split=True) adds trimming itself: hybrid stops where trimming stalls, as under
+    auto, and SAT decides."""
+    pytest.importorskip("pysat")
+    from recon import Verdict, make_problem, solve
+
+    path = tmp_path / "p.txt"
+    code, _, _ = run("generate", "12", "12", "50", "--puzzle", "--difficulty", "search", "--seed", "1", "--out", str(path))
+    assert code == 0
+    problem = read_problem(str(path))
+    plain = solve(problem)
+    explained = solve(problem, case_split=True)
+    assert list(explained.engines) == [*plain.engines, "trim"]
+    assert explained.engines["hybrid"].verdict is plain.engines["hybrid"].verdict is Verdict.UNDECIDED
+    assert explained.engines["hybrid"].stats["nodes"] == 0 and explained.verdict is Verdict.UNIQUE
+    code, out, _ = run("explain", str(path), "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["engines"]["hybrid"]["verdict"] == "undecided" and payload["steps"]
