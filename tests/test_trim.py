@@ -481,3 +481,43 @@ def test_trimmer_grade_is_the_grade_of_its_trace(difficulty):
     bare.run()
     assert not bare.steps
     assert trimmer.grade == bare.grade == trim.solve(problem).grade == difficulty
+
+
+def test_the_multipliers_of_an_elimination_step_add_up_or_there_are_none():
+    """`_solve_combination` (integer Gauss-Jordan on sparse rows): on random systems, either the
+    multipliers add the equations up to m times the row asked for, or the row is not in their
+    span (numpy's rank, the oracle), and the free multipliers are 0."""
+    from recon.rules.trim import _solve_combination
+
+    rng = np.random.default_rng(7)
+    found = missing = 0
+    for _ in range(400):
+        cells, n = int(rng.integers(1, 10)), int(rng.integers(1, 7))
+        columns = []
+        for _ in range(n):
+            chosen = rng.choice(cells, size=int(rng.integers(1, min(4, cells) + 1)), replace=False)
+            columns.append(({int(x): int(rng.choice([1, 1, -1, 2])) for x in chosen}, int(rng.integers(-2, 5))))
+        if rng.random() < 0.6:  # a row in the span
+            k = rng.integers(-3, 4, size=n)
+            coefs: dict[int, int] = {}
+            for kj, (col, _) in zip(k, columns):
+                for x, a in col.items():
+                    coefs[x] = coefs.get(x, 0) + int(kj) * a
+            coefs = {x: a for x, a in coefs.items() if a}
+            rhs = int(sum(int(kj) * c for kj, (_, c) in zip(k, columns)))
+        else:
+            coefs = {int(x): int(rng.integers(-2, 3)) for x in range(cells)}
+            rhs = int(rng.integers(-3, 4))
+        matrix = np.array([[col.get(x, 0) for col, _ in columns] for x in range(cells)] + [[c for _, c in columns]], dtype=float)
+        target = np.array([coefs.get(x, 0) for x in range(cells)] + [rhs], dtype=float)
+        in_span = np.linalg.matrix_rank(np.column_stack([matrix, target])) == np.linalg.matrix_rank(matrix)
+        solved = _solve_combination(columns, coefs, rhs)
+        if solved is None:
+            assert not in_span
+            missing += 1
+            continue
+        lam, m = solved
+        assert in_span and m > 0
+        assert np.array_equal(matrix @ np.array(lam, dtype=float), m * target)
+        found += 1
+    assert found > 100 and missing > 50

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations
 from math import comb, gcd
 
@@ -1386,34 +1387,55 @@ def _range(coefs: dict[int, int], rhs: int) -> str:
 
 
 def _solve_combination(columns, coefs: dict[int, int], rhs: int):
-    """(integers k_j, m): sum_j k_j * equation_j = m * (coefs, rhs), m > 0 whole, solved over exact
-    fractions with the free multipliers 0; None when there is none."""
-    from fractions import Fraction
+    """(integers k_j, m): sum_j k_j * equation_j = m * (coefs, rhs), m > 0 whole, solved exactly
+    with the free multipliers 0; None when there is none.
 
-    cells = sorted(set(coefs).union(*(col for col, _ in columns)))
-    rows = [[Fraction(col.get(x, 0)) for col, _ in columns] + [Fraction(coefs.get(x, 0))] for x in cells]
-    rows.append([Fraction(count) for _, count in columns] + [Fraction(rhs)])
+    Gauss-Jordan elimination over the integers on sparse rows (one per cell, one for the counts;
+    column j an equation, column n the row asked for), each row kept divided by the gcd of its
+    entries: the reduced form, and so the multipliers, are those of elimination over fractions,
+    which took seconds a step on large groups (docs/performance.md)."""
     n = len(columns)
+    by_cell: dict[int, dict[int, int]] = {}
+    for j, (col, _) in enumerate(columns):
+        for x, a in col.items():
+            if a:
+                by_cell.setdefault(x, {})[j] = a
+    for x, a in coefs.items():
+        if a:
+            by_cell.setdefault(x, {})[n] = a
+    counts = {j: count for j, (_, count) in enumerate(columns) if count}
+    if rhs:
+        counts[n] = rhs
+    rows = [by_cell[x] for x in sorted(by_cell)] + [counts]
     pivots = []
     r = 0
     for c in range(n):
-        p = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
+        p = next((i for i in range(r, len(rows)) if rows[i].get(c)), None)
         if p is None:
             continue
         rows[r], rows[p] = rows[p], rows[r]
-        lead = rows[r][c]
-        rows[r] = [v / lead for v in rows[r]]
+        pivot = rows[r]
+        lead = pivot[c]
         for i in range(len(rows)):
-            if i != r and rows[i][c] != 0:
-                f = rows[i][c]
-                rows[i] = [a - f * b for a, b in zip(rows[i], rows[r])]
+            f = rows[i].get(c) if i != r else None
+            if not f:
+                continue
+            row = {k: lead * v for k, v in rows[i].items()}
+            for k, v in pivot.items():
+                w = row.get(k, 0) - f * v
+                if w:
+                    row[k] = w
+                else:
+                    row.pop(k, None)
+            g = gcd(*row.values()) if row else 1
+            rows[i] = {k: v // g for k, v in row.items()} if g > 1 else row
         pivots.append(c)
         r += 1
-    if any(row[n] != 0 for row in rows[r:]):
+    if any(row.get(n) for row in rows[r:]):
         return None
     lam = [Fraction(0)] * n
     for i, c in enumerate(pivots):
-        lam[c] = rows[i][n]
+        lam[c] = Fraction(rows[i].get(n, 0), rows[i][c])
     scale = 1
     for v in lam:
         scale = scale * v.denominator // gcd(scale, v.denominator)
