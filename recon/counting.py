@@ -23,7 +23,7 @@ from math import comb
 import numpy as np
 
 from .engines import algebra, backtrack, hybrid, sat
-from .model import Groups, Problem, make_problem
+from .model import Groups, Problem, is_solution, make_problem
 from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
 
 #: Full grids up to this many cells are also counted by enumeration, as a cross-check.
@@ -44,6 +44,16 @@ SAT_FIRST = 1000
 QUICK_ASSIGNMENTS = 2_000
 #: A full status's probabilities are listed (an exact fraction per cell) up to this many cells.
 PROBABILITY_CELLS = 1_000_000
+#: The first pass (super cells, then dynamic programming along the frontier) gets at most this
+#: share of the time limit, or QUICK_SECONDS without one, before SAT's backbone and the
+#: enumerators take over: on a 40x40 search-grade puzzle (957 open cells in one group) it took
+#: all 60 s of `recon count`, leaving no time for the backbone, which proves its one solution in
+#: a fraction of a second.
+QUICK_SHARE = 0.25
+QUICK_SECONDS = 10.0
+#: With python-sat, a partial status is first asked whether it has exactly one solution, for at
+#: most this long (and at most QUICK_SHARE of the time limit).
+PROBE_SECONDS = 5.0
 #: `recon count` stops enumerating after this many seconds unless told otherwise (--time-limit):
 #: a group of hundreds of open cells can have more solutions than any enumeration reaches, and
 #: without a limit the command gave no answer for hours (an ambiguous 30x30 with 665 cells in one
@@ -139,14 +149,27 @@ def count_solutions(
         result.seconds = time.perf_counter() - start
         return result
     deadline = None if time_limit is None else start + time_limit
+    if sat.AVAILABLE:
+        unique = _unique_by_sat(problem, probabilities, min(PROBE_SECONDS, QUICK_SHARE * (time_limit or COUNT_SECONDS)))
+        if unique is not None:
+            if crosscheck and problem.cells <= CROSSCHECK_CELLS:
+                unique.method += _checked_by_plain_enumeration(problem, 1, deadline)
+            unique.seconds = time.perf_counter() - start
+            return unique
     # first by super cells alone, which counts most boards at once; SAT's backbone and the
     # enumerators that follow are for the groups that do not yield to it
     exhausted = False
+    quick_end = start + (QUICK_SECONDS if time_limit is None else QUICK_SHARE * time_limit)
     if super_cells:
-        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, quick=True, progress=progress)
+        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, quick_end, quick=True, progress=progress)
     if not exhausted:
         n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, super_cells=super_cells,
                                                                   progress=progress)
+    if not exhausted and super_cells and time.perf_counter() >= quick_end and (deadline is None or time.perf_counter() < deadline):
+        # the first pass was cut short for the others, which did not finish either: it gets the rest
+        counted = _by_groups(problem, limit, deadline, quick=True, progress=progress)
+        if counted[1]:
+            n, exhausted, tally, method, varying, groups = counted
     if crosscheck and problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
         method += _checked_by_plain_enumeration(problem, n, deadline)
     probs = None
@@ -159,6 +182,21 @@ def count_solutions(
             + f": at least {n} (a lower bound)"
         )
     return Count(n, exhausted, method, time.perf_counter() - start, probs, reason, varying, groups)
+
+
+def _unique_by_sat(problem: Problem, probabilities: bool, seconds: float) -> Count | None:
+    """The count when SAT proves, within `seconds`, that the status has exactly one solution
+    (a solve, then a blocked one that is unsatisfiable), else None. A puzzle made to be unique
+    is counted at once, where enumeration could spend the whole time limit on a group of a
+    thousand open cells."""
+    result = sat.solve(problem, limit=2, time_limit=seconds)
+    if result.verdict is not Verdict.UNIQUE:
+        return None
+    field = result.solutions[0]
+    if not is_solution(field, problem):  # never expected: SAT's model breaks a clue
+        raise EngineError("SAT returned a field that breaks a clue")
+    probs = [[Fraction(int(v)) for v in row] for row in field] if probabilities else None
+    return Count(1, True, "SAT (one solution, and a second solve proved there is no other)", 0.0, probs, None, [], 0)
 
 
 def _checked_by_plain_enumeration(problem: Problem, n: int, deadline: float | None) -> str:

@@ -302,3 +302,40 @@ def test_an_engine_whose_share_is_shorter_than_its_setup_is_not_started(shape):
     result = solve(status(field), known, engine=["backtrack", "milp", "trim"], time_limit=0.02)
     assert result.verdict is Verdict.UNDECIDED
     assert all(r.reason.startswith("not run") and r.seconds == 0 for r in result.engines.values())
+
+
+# -- counting puzzles made to be unique ---------------------------------------------------------
+def test_a_unique_puzzle_is_counted_by_sat_at_once_and_checked_against_brute_force():
+    """`recon count` of a 40x40 search-grade puzzle said "at least 0" after 60 s: enumeration
+    spent the limit on one group of 957 open cells. SAT now proves one solution first; on small
+    puzzles the count and the probabilities are held to brute force."""
+    pytest.importorskip("pysat")
+    from itertools import product
+
+    from recon.generation import generate_puzzle
+
+    for shape, seed in (((3, 4), 1), ((1, 9), 2), ((4, 2), 3), ((9, 1), 4)):
+        puzzle = generate_puzzle(*shape, 50, np.random.default_rng(seed), difficulty="basic")
+        problem = make_problem(puzzle.clues, puzzle.known)
+        fields = [np.array(bits, dtype=bool).reshape(shape) for bits in product([False, True], repeat=puzzle.field.size)]
+        matching = [f for f in fields if (status(f) == puzzle.clues)[puzzle.known].all()]
+        counted = count_solutions(problem, probabilities=True)
+        assert counted.exact and counted.count == len(matching) == 1 and "SAT" in counted.method
+        assert np.array_equal(np.array(counted.probabilities, dtype=float), matching[0].astype(float))
+    puzzle = generate_puzzle(40, 40, 50, np.random.default_rng(2), difficulty="search", target=400)
+    counted = count_solutions(make_problem(puzzle.clues, puzzle.known), time_limit=20)
+    assert counted.exact and counted.count == 1
+
+
+def test_the_first_counting_pass_leaves_time_for_sats_backbone(monkeypatch):
+    """Without the SAT question first, the same kind of puzzle: super cells and the frontier
+    gave up after a quarter of the limit, and SAT's backbone proved every cell (before, the first
+    pass took the whole limit and the answer was "at least 0")."""
+    pytest.importorskip("pysat")
+    import recon.counting as counting
+    from recon.generation import generate_puzzle
+
+    monkeypatch.setattr(counting, "_unique_by_sat", lambda *args: None)
+    puzzle = generate_puzzle(40, 40, 50, np.random.default_rng(2), difficulty="search", target=400)
+    counted = count_solutions(make_problem(puzzle.clues, puzzle.known), time_limit=8)
+    assert counted.exact and counted.count == 1 and "SAT proved" in counted.method
