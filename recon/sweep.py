@@ -86,9 +86,14 @@ def trial(job, engine: str = "auto", time_limit: float | None = None, puzzle: st
     start = time.perf_counter()
     clues_kept, grade = "", ""
     if puzzle:
-        from .generation import generate_puzzle
+        from .generation import GenerationFailed, generate_puzzle
 
-        made = generate_puzzle(rows, cols, p, rng, difficulty=puzzle)
+        try:
+            made = generate_puzzle(rows, cols, p, rng, difficulty=puzzle)
+        except GenerationFailed:  # no puzzle of that grade from this seed (on a strip one cell wide, say)
+            return {"rows": rows, "cols": cols, "p": p, "hidden": h, "trial": t, "seed": seed, "verdict": "undecided",
+                    "solution_count": 0, "count_exact": False, "seconds": round(time.perf_counter() - start, 6),
+                    "clues": "", "grade": "", "engines": ""}
         problem = make_problem(made.clues, made.known)
         clues_kept, grade = int(made.known.sum()), str(made.grade)
     else:

@@ -94,6 +94,21 @@ def test_puzzle_trials_record_clues_and_grade(tmp_path):
     assert trial((6, 6, 50.0, 0.0, 0, int(rows[0]["seed"])), puzzle="advanced")["clues"] == int(rows[0]["clues"])
 
 
+def test_a_size_without_puzzles_of_the_grade_counts_its_trials_undecided(tmp_path):
+    """No search puzzle was found on a strip one cell wide (`recon generate` exits 4 there), and
+    the sweep stopped with exit 70, losing the other sizes' rows. Now such a trial is a row of
+    its own, undecided, with no engine run, and the summary counts it."""
+    out = tmp_path / "p.csv"
+    code, _, err = cli("sweep", "--sizes", "1x12,5x5", "--densities", "50", "--puzzle", "--difficulty", "search",
+                       "--trials", "2", "--seed", "1", "--out", str(out))
+    assert code == 0, err
+    rows = rows_of(out)
+    strip = [r for r in rows if r["rows"] == "1"]
+    assert len(strip) == 2 and all(r["verdict"] == "undecided" and r["engines"] == "" and r["clues"] == "" for r in strip)
+    assert all(r["verdict"] == "unique" and r["grade"] == "search" for r in rows if r["rows"] == "5")
+    assert "| 1x12 | 50 | 0 | 2 | 0.0% (0.0%-65.8%) | 0.0% (0.0%-65.8%) | 0.0% (0.0%-65.8%) | 2 |" in err + _
+
+
 @pytest.mark.filterwarnings("ignore")
 def test_a_dask_cluster_gives_the_same_rows(tmp_path):
     """On a LocalCluster of two worker processes started by the test: the rows of the local pool."""
