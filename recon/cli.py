@@ -845,7 +845,8 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         size = _draw(render, args.out, problem, [], None, ["the puzzle"])
         stderr.write(f"wrote {args.out} ({size[0]}x{size[1]} px)\n")
         return 0
-    args.engine, args.explain = "auto", True
+    # trimming's steps shade the cells; a grid drawn as one image shows no proof to follow
+    args.engine, args.explain = "auto", not render.as_image(problem.shape)
     result = _solve_for_cli(problem, "render", args, stderr)
     if result is None:
         return EXIT_INTERNAL

@@ -118,3 +118,64 @@ def test_render_pdf_and_the_bare_puzzle(tmp_path):
     svg = tmp_path / "p.svg"
     run("render", str(DATA / "seed-5x5.txt"), "--out", str(svg), "--puzzle-only")
     assert "the puzzle" in svg.read_text() and "solution 1" not in svg.read_text()
+
+
+@pytest.mark.parametrize("shape", [(70, 80), (1, 5000), (5000, 1)])
+def test_a_large_grid_is_one_image_of_bounded_size_with_its_mines_where_they_are(tmp_path, shape):
+    """A 200x200 status drew a patch and a number per cell into 9,060 x 9,140 pixels, in 56 s, and
+    a 1000x1000 did not finish: past PATCH_CELLS cells, or when cells are too small for numbers,
+    the grid is one image, its longest side MAX_GRID_INCHES. Its pixels are checked: the centre of
+    each cell sampled is dark exactly where the field has a mine."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.image
+
+    from recon.io import pictures
+
+    rows, cols = shape
+    rng = np.random.default_rng(sum(shape))
+    field = rng.random(shape) < 0.3
+    path = tmp_path / "f.txt"
+    path.write_text("\n".join("".join("x" if v else "_" for v in row) for row in field) + "\n")
+    target = tmp_path / "f.png"
+    code, _, err = run("render", str(path), "--field", "--out", str(target))
+    assert code == 0, err
+    width, height = png_size(target)
+    assert (width, height) == picture_size(shape, 1, legend=True)
+    assert pictures.as_image(shape) and max(width, height) <= (pictures.MAX_GRID_INCHES + 2) * pictures.DPI
+    pixels = matplotlib.image.imread(str(target))[..., :3].mean(axis=2)
+    cell = pictures.cell_inches(shape)
+    top = height / pictures.DPI - pictures.MARGIN_INCHES - pictures.LEGEND_INCHES - rows * cell
+    checked = 0
+    for r, c in zip(rng.integers(0, rows, 40), rng.integers(0, cols, 40)):
+        x = (pictures.MARGIN_INCHES + (c + 0.5) * cell) * pictures.DPI
+        y = (top + (r + 0.5) * cell) * pictures.DPI
+        if cell * pictures.DPI < 3:  # cells under 3 pixels: resampled, not one colour each
+            break
+        assert (pixels[int(y), int(x)] < 0.3) == bool(field[r, c]), (r, c)
+        checked += 1
+    assert checked or cell * pictures.DPI < 3
+
+
+def test_a_large_heat_map_is_one_image_too(tmp_path):
+    """The count's picture of a 70x70 puzzle (one solution: every cell certain): one image, the
+    size of the grid plus its colour bar, black where the solution has a mine."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.image
+
+    from recon.io import pictures
+
+    puzzle, field, target = tmp_path / "p.txt", tmp_path / "f.txt", tmp_path / "heat.png"
+    code, _, _ = run("generate", "70", "70", "40", "--puzzle", "--seed", "2", "--out", str(puzzle), "--field", str(field))
+    assert code == 0
+    code, _, err = run("count", str(puzzle), "--picture", str(target))
+    assert code == 0, err
+    width, height = png_size(target)
+    assert (width - pictures.DPI, height) == picture_size((70, 70), 1, legend=True) and pictures.as_image((70, 70))
+    mines = [line.strip() for line in field.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    pixels = matplotlib.image.imread(str(target))[..., :3].mean(axis=2)
+    cell = pictures.cell_inches((70, 70))
+    top = height / pictures.DPI - pictures.MARGIN_INCHES - pictures.LEGEND_INCHES - 70 * cell
+    for r, c in [(0, 0), (5, 9), (33, 41), (69, 69), (12, 60)]:
+        x = int((pictures.MARGIN_INCHES + (c + 0.5) * cell) * pictures.DPI)
+        y = int((top + (r + 0.5) * cell) * pictures.DPI)
+        assert (pixels[y, x] < 0.3) == (mines[r][c] == "x"), (r, c)

@@ -22,6 +22,20 @@ INSTALL_HINT = "drawing needs matplotlib: pip install 'recon[plot]' (or pip inst
 #: The picture formats, by file suffix. SVG keeps its text as text (searchable, selectable).
 PICTURE_FORMATS = (".png", ".svg", ".pdf")
 LEGEND_INCHES = 0.45
+#: The longest side of a picture's grids, in inches: cells shrink past it, so that a 200x200
+#: status is a picture of 4,000 pixels a side (it was 9,060 and took 56 s) and a 1000x1000 one
+#: ends at all.
+MAX_GRID_INCHES = 40.0
+#: Cells smaller than this are drawn as one image, without their numbers, which would not fit;
+#: so are grids of more than PATCH_CELLS cells (a patch and a number per cell took 50 s at
+#: 200x200, where the numbers are too small to read anyway).
+TEXT_MIN_INCHES = 0.15
+PATCH_CELLS = 4096
+
+
+def as_image(shape: tuple[int, int], panels: int = 1) -> bool:
+    """Is a grid of this shape drawn as one image, without its numbers?"""
+    return cell_inches(shape, panels) < TEXT_MIN_INCHES or shape[0] * shape[1] > PATCH_CELLS
 
 
 class MissingDependency(ImportError):
@@ -31,14 +45,21 @@ class MissingDependency(ImportError):
 def picture_size(shape: tuple[int, int], panels: int, legend: bool = False) -> tuple[int, int]:
     """Return the (width, height) in pixels of a picture of `panels` grids of this shape."""
     width, height = _figure_inches(shape, panels, legend)
-    return round(width * DPI), round(height * DPI)
+    return int(width * DPI), int(height * DPI)  # as matplotlib's canvas sizes itself (truncated)
+
+
+def cell_inches(shape: tuple[int, int], panels: int = 1) -> float:
+    """The side of a cell: CELL_INCHES, or less where the grids would pass MAX_GRID_INCHES."""
+    rows, cols = shape
+    return min(CELL_INCHES, MAX_GRID_INCHES / max(rows, max(panels, 1) * cols))
 
 
 def _figure_inches(shape: tuple[int, int], panels: int, legend: bool = False) -> tuple[float, float]:
     rows, cols = shape
     panels = max(panels, 1)
-    width = panels * (cols * CELL_INCHES + 2 * MARGIN_INCHES)
-    height = rows * CELL_INCHES + 2 * MARGIN_INCHES + TITLE_INCHES + (LEGEND_INCHES if legend else 0)
+    cell = cell_inches(shape, panels)
+    width = panels * (cols * cell + 2 * MARGIN_INCHES)
+    height = rows * cell + 2 * MARGIN_INCHES + TITLE_INCHES + (LEGEND_INCHES if legend else 0)
     return width, height
 
 
@@ -138,6 +159,7 @@ def figure(
     for f in fields[1:]:
         differ |= f != fields[0]
     width, height = _figure_inches(shape, len(panels), legend)
+    cell = cell_inches(shape, len(panels))
     fig = plt.figure(figsize=(width, height), dpi=DPI)
     panel_w = width / len(panels)
     below = MARGIN_INCHES + (LEGEND_INCHES if legend else 0)  # room for the legend under the panels
@@ -146,11 +168,26 @@ def figure(
     for i, field in enumerate(panels):
         left = (i * panel_w + MARGIN_INCHES) / width
         bottom = below / height
-        ax = fig.add_axes((left, bottom, cols * CELL_INCHES / width, rows * CELL_INCHES / height))
+        ax = fig.add_axes((left, bottom, cols * cell / width, rows * cell / height))
         ax.set_xlim(0, cols)
         ax.set_ylim(rows, 0)
         ax.set_aspect("equal")
         ax.axis("off")
+        if as_image(shape, len(panels)):  # too small for numbers: the colours as one image
+            face = np.ones(shape + (3,))
+            if steps is not None and last > 0:
+                shaded = steps > 0
+                face[shaded] = cmap(0.1 + 0.5 * steps[shaded] / last)[:, :3]
+            if field is not None:
+                face[field] = (0.13, 0.13, 0.13)
+                if outline_differences and len(fields) > 1:
+                    face[differ] = np.where(field[differ, None], (0.55, 0.0, 0.0), (1.0, 0.45, 0.45))
+            if decided is not None:
+                face[~decided[i]] = (0.87, 0.87, 0.87)
+            ax.imshow(face, interpolation="nearest", extent=(0, cols, rows, 0), aspect="equal")
+            if titles and i < len(titles):
+                ax.set_title(titles[i], fontsize=9)
+            continue
         for r in range(rows):
             for c in range(cols):
                 mine = field is not None and bool(field[r, c])
@@ -198,16 +235,29 @@ def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray | 
 
     rows, cols = problem.shape
     width, height = _figure_inches(problem.shape, 1, legend=True)
+    cell = cell_inches(problem.shape)
     width += 1.0  # the colour bar
     below = MARGIN_INCHES + LEGEND_INCHES
     fig = plt.figure(figsize=(width, height), dpi=DPI)
-    ax = fig.add_axes((MARGIN_INCHES / width, below / height, cols * CELL_INCHES / width, rows * CELL_INCHES / height))
+    ax = fig.add_axes((MARGIN_INCHES / width, below / height, cols * cell / width, rows * cell / height))
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)
     ax.set_aspect("equal")
     ax.axis("off")
     cmap = plt.get_cmap("Reds")
-    for r in range(rows):
+    image = as_image(problem.shape)
+    if image:  # too small for numbers and marks: the colours as one image
+        face = np.full(problem.shape + (3,), 0.8)  # not known
+        if probabilities is not None:
+            p = np.asarray(probabilities, dtype=float)
+            face = cmap(p)[..., :3]
+            face[p == 1.0] = (0.07, 0.07, 0.07)
+            face[p == 0.0] = (1.0, 1.0, 1.0)
+        elif known_cells is not None:
+            face[known_cells & (known_values == 1)] = (0.07, 0.07, 0.07)
+            face[known_cells & (known_values == 0)] = (1.0, 1.0, 1.0)
+        ax.imshow(face, interpolation="nearest", extent=(0, cols, rows, 0), aspect="equal")
+    for r in range(0 if image else rows):
         for c in range(cols):
             clue = str(int(problem.clues[r, c])) if problem.known[r, c] else ""
             if probabilities is not None:
@@ -240,7 +290,7 @@ def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray | 
             elif p is None:
                 ax.text(c + 0.5, r + 0.8 if clue else r + 0.55, "?", ha="center", va="center", fontsize=7, color="#444444")
     ax.set_title(title, fontsize=9)
-    bar = fig.add_axes(((width - 0.8) / width, below / height, 0.15 / width, rows * CELL_INCHES / height))
+    bar = fig.add_axes(((width - 0.8) / width, below / height, 0.15 / width, rows * cell / height))
     scale = fig.colorbar(plt.cm.ScalarMappable(norm=Normalize(0, 1), cmap=cmap), cax=bar)
     scale.set_ticks([0, 0.25, 0.5, 0.75, 1])
     scale.set_ticklabels(["0", ".25", ".5", ".75", "1"])
