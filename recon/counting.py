@@ -340,7 +340,11 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int) -> 
             poly[k] = n
         polys.append(poly)
     f = len(free_cells)
-    binom = [comb(f, t) for t in range(min(f, left) + 1)]  # t mines in the free cells
+    # t mines in the free cells: each binomial from the one before (exact: t + 1 divides the
+    # product), not afresh; 8,000 of C(39,869, t) took 13 s on a 200x200 board with a total
+    binom = [1]
+    for t in range(min(f, left)):
+        binom.append(binom[-1] * (f - t) // (t + 1))
     prefix = [[1]]
     for poly in polys:
         prefix.append(_convolve(prefix[-1], poly, left))
