@@ -52,7 +52,7 @@ PROBABILITY_CELLS = 1_000_000
 QUICK_SHARE = 0.25
 QUICK_SECONDS = 10.0
 #: With python-sat, a partial status is first asked whether it has exactly one solution, for at
-#: most this long (and at most QUICK_SHARE of the time limit).
+#: most this long (and at most the first pass's budget).
 PROBE_SECONDS = 5.0
 #: `recon count` stops enumerating after this many seconds unless told otherwise (--time-limit):
 #: a group of hundreds of open cells can have more solutions than any enumeration reaches, and
@@ -149,8 +149,9 @@ def count_solutions(
         result.seconds = time.perf_counter() - start
         return result
     deadline = None if time_limit is None else start + time_limit
+    quick = QUICK_SECONDS if time_limit is None else QUICK_SHARE * time_limit  # the first pass's budget
     if sat.AVAILABLE:
-        unique = _unique_by_sat(problem, probabilities, min(PROBE_SECONDS, QUICK_SHARE * (time_limit or COUNT_SECONDS)))
+        unique = _unique_by_sat(problem, probabilities, min(PROBE_SECONDS, quick))
         if unique is not None:
             if crosscheck and problem.cells <= CROSSCHECK_CELLS:
                 unique.method += _checked_by_plain_enumeration(problem, 1, deadline)
@@ -159,7 +160,7 @@ def count_solutions(
     # first by super cells alone, which counts most boards at once; SAT's backbone and the
     # enumerators that follow are for the groups that do not yield to it
     exhausted = False
-    quick_end = start + (QUICK_SECONDS if time_limit is None else QUICK_SHARE * time_limit)
+    quick_end = start + quick
     if super_cells:
         n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, quick_end, quick=True, progress=progress)
     if not exhausted:
