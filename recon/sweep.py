@@ -85,17 +85,16 @@ def trial(job, engine: str = "auto", time_limit: float | None = None, puzzle: st
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     clues_kept, grade = "", ""
+    problem = None
     if puzzle:
         from .generation import GenerationFailed, generate_puzzle
 
         try:
             made = generate_puzzle(rows, cols, p, rng, difficulty=puzzle)
+            problem = make_problem(made.clues, made.known)
+            clues_kept, grade = int(made.known.sum()), str(made.grade)
         except GenerationFailed:  # no puzzle of that grade from this seed (on a strip one cell wide, say)
-            return {"rows": rows, "cols": cols, "p": p, "hidden": h, "trial": t, "seed": seed, "verdict": "undecided",
-                    "solution_count": 0, "count_exact": False, "seconds": round(time.perf_counter() - start, 6),
-                    "clues": "", "grade": "", "engines": ""}
-        problem = make_problem(made.clues, made.known)
-        clues_kept, grade = int(made.known.sum()), str(made.grade)
+            pass  # an undecided row, no engine run
     else:
         field = random_field(rows, cols, p, rng)
         known = np.ones(field.shape, dtype=bool)
@@ -103,12 +102,15 @@ def trial(job, engine: str = "auto", time_limit: float | None = None, puzzle: st
             hide = rng.choice(field.size, size=round(h * field.size), replace=False)
             known.flat[hide] = False
         problem = make_problem(status(field), known)
-    result = solve(problem, engine=engine, time_limit=time_limit)
-    if not puzzle:
-        grade = str(result.grade) if result.grade else ""
-    runs = result.engines or {result.engine: result}
-    return {"rows": rows, "cols": cols, "p": p, "hidden": h, "trial": t, "seed": seed, "verdict": result.verdict.value,
-            "solution_count": result.solution_count, "count_exact": result.count_exact,
+    verdict, solution_count, count_exact, runs = "undecided", 0, False, {}
+    if problem is not None:
+        result = solve(problem, engine=engine, time_limit=time_limit)
+        verdict, solution_count, count_exact = result.verdict.value, result.solution_count, result.count_exact
+        runs = result.engines or {result.engine: result}
+        if not puzzle:
+            grade = str(result.grade) if result.grade else ""
+    return {"rows": rows, "cols": cols, "p": p, "hidden": h, "trial": t, "seed": seed, "verdict": verdict,
+            "solution_count": solution_count, "count_exact": count_exact,
             "seconds": round(time.perf_counter() - start, 6), "clues": clues_kept, "grade": grade,
             "engines": " ".join(f"{name}={r.seconds:.6f}" for name, r in runs.items())}
 
