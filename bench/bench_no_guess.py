@@ -1,10 +1,11 @@
 """Benchmark: no-guess classic boards (`recon generate --classic --no-guess`), in process and as a
 fresh process. Targets (issue: classic play): expert (16x30, 99 mines) < 0.2 s; 50x50 at 40 %
 < 2 s; 100x100 at 30 % < 3 s. The anchor is Simon Tatham's Mines generator (new_desc with
-unique=true, his no-guess boards), timed in the same run when built (bench/tatham/build.sh).
+unique=true, his no-guess boards), timed in the same run when given: `--tatham PATH`, an executable
+built outside this repository from his sources, that takes `WxHnM SEED` and prints a line whose
+third field is the seconds his new_desc took (a fetched program's build stays out of the repo).
 
-    bench/tatham/build.sh PUZZLES_DIR      # once, from Tatham's sources
-    python bench/bench_no_guess.py --seeds 5 --fresh --tatham bench/tatham/mines-generate
+    python bench/bench_no_guess.py --seeds 5 --fresh --tatham PATH
 
 Each row: median and worst over seeds, with the perturbations and runs the median seed needed.
 """
@@ -29,7 +30,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--fresh", action="store_true", help="also time a fresh `recon generate` process per seed")
-    parser.add_argument("--tatham", metavar="PATH", help="Tatham's generator built by bench/tatham/build.sh")
+    parser.add_argument("--tatham", metavar="PATH", help="Tatham's generator, built outside the repo (see above)")
     args = parser.parse_args()
     print("| board | mines | in process: median | worst | perturbations (median seed) | fresh process: median "
           "| Tatham: median | Tatham / recon (in process) |")
