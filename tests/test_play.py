@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from recon.play.autoplay import play_games, play_one, wilson
+from recon.play.autoplay import game_fields, play_field, play_games, play_one, wilson
 from recon.play.game import Game
 from test_classic import SHARED, neighbours, run
 
@@ -182,6 +182,18 @@ def test_autoplay_plays_and_reports(tmp_path):
                         (["--rows", "3", "--cols", "3", "--mines", "9"], "do not fit")]:
         code, _, err = run("autoplay", "--games", "1", *argv)
         assert code == 2 and words in err, err
+
+
+@pytest.mark.parametrize("rows, cols, mines, start, first", [(9, 9, 20, (4, 4), "zero"), (2, 12, 5, (0, 0), "safe"),
+                                                             (12, 1, 2, (11, 0), "safe"), (1, 15, 3, (0, 7), "zero")])
+def test_a_peer_gets_the_fields_the_games_were_played_on(rows, cols, mines, start, first):
+    """`game_fields` (what bench_autoplay's --peer plays) are the fields of `play_games`' games:
+    the same player on them wins the same games."""
+    summary = play_games(40, rows, cols, mines, start=start, first_click=first, seed=3, workers=1, each=True)
+    assert summary["won_each"].count(True) == summary["wins"] and 0 < summary["wins"] < 40
+    fields = list(game_fields(40, rows, cols, mines, start=start, first_click=first, seed=3))
+    assert all(int(f.sum()) == mines and f.shape == (rows, cols) and not f[start] for f in fields)
+    assert [play_field(f, mines, start).won for f in fields] == summary["won_each"]
 
 
 def test_the_autoplayer_beats_chance_and_the_interval_holds():

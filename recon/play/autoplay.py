@@ -342,10 +342,16 @@ def _guess_by_count(sweeper: Sweeper, mines: int) -> tuple[tuple[int, int] | Non
 def play_one(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: str, no_guess: bool,
              seed: int | list[int], strategy: str = "full") -> Game:
     """Play one game from its seed."""
-    _check(strategy)  # here too: a game won without a guess never asks guess()
     begin = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    field = draw(rows, cols, mines, start, first_click, no_guess, rng)
+    field = draw(rows, cols, mines, start, first_click, no_guess, np.random.default_rng(seed))
+    return play_field(field, mines, start, strategy, begin)
+
+
+def play_field(field: np.ndarray, mines: int, start: tuple[int, int], strategy: str = "full",
+               begin: float | None = None) -> Game:
+    """Play one game on a given field, opening `start` first."""
+    _check(strategy)  # here too: a game won without a guess never asks guess()
+    begin = time.perf_counter() if begin is None else begin
     sweeper = Sweeper(field, mines)
     guesses = 0
     cache: dict = {}
@@ -371,15 +377,27 @@ def _play(job) -> Game:
     return play_one(*job)
 
 
+def game_seeds(games: int, seed: int) -> list[list[int]]:
+    """Each game's seed, derived from the run's seed and the game's number."""
+    return [child.generate_state(2).tolist() for child in np.random.SeedSequence(seed).spawn(games)]
+
+
+def game_fields(games: int, rows: int, cols: int, mines: int, *, start: tuple[int, int], first_click: str = "zero",
+                no_guess: bool = False, seed: int = 0):
+    """The fields `play_games` plays with the same arguments, one by one: for another player to
+    play the same games."""
+    for game_seed in game_seeds(games, seed):
+        yield draw(rows, cols, mines, start, first_click, no_guess, np.random.default_rng(game_seed))
+
+
 def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int, int] | None = None,
                first_click: str = "zero", no_guess: bool = False, seed: int = 0, workers: int | None = None,
-               progress=None, strategy: str = "full") -> dict:
+               progress=None, strategy: str = "full", each: bool = False) -> dict:
     """Play `games` games; a summary: games, wins, win_rate, ci95, guesses_per_game, seconds,
-    games_per_second."""
+    games_per_second, and with `each` the list `won_each` (game by game, in order)."""
     start = start if start is not None else (rows // 2, cols // 2)
-    children = np.random.SeedSequence(seed).spawn(games)
-    jobs = [(rows, cols, mines, start, first_click, no_guess, child.generate_state(2).tolist(), strategy)
-            for child in children]
+    jobs = [(rows, cols, mines, start, first_click, no_guess, game_seed, strategy)
+            for game_seed in game_seeds(games, seed)]
     begin = time.perf_counter()
     workers = workers or os.cpu_count() or 1
     results: list[Game] = []
@@ -405,4 +423,4 @@ def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int
         "seconds": seconds, "games_per_second": games / seconds if seconds else 0.0,
         "rows": rows, "cols": cols, "mines": mines, "start": [start[0] + 1, start[1] + 1],
         "first_click": first_click, "no_guess": no_guess, "seed": seed, "strategy": strategy,
-    }
+    } | ({"won_each": [g.won for g in results]} if each else {})
