@@ -23,8 +23,9 @@ from math import comb
 import numpy as np
 
 from .engines import algebra, backtrack, hybrid, sat
-from .model import Groups, Problem, is_solution, make_problem
+from .model import Groups, Problem, make_problem
 from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
+from .solver import verify
 
 #: Full grids up to this many cells are also counted by enumeration, as a cross-check.
 CROSSCHECK_CELLS = 400
@@ -193,9 +194,8 @@ def _unique_by_sat(problem: Problem, probabilities: bool, seconds: float) -> Cou
     result = sat.solve(problem, limit=2, time_limit=seconds)
     if result.verdict is not Verdict.UNIQUE:
         return None
+    verify(result, problem)  # never expected to fail: SAT's model breaks a clue
     field = result.solutions[0]
-    if not is_solution(field, problem):  # never expected: SAT's model breaks a clue
-        raise EngineError("SAT returned a field that breaks a clue")
     probs = [[Fraction(int(v)) for v in row] for row in field] if probabilities else None
     return Count(1, True, "SAT (one solution, and a second solve proved there is no other)", 0.0, probs, None, [], 0)
 
