@@ -99,14 +99,14 @@ def test_a_size_without_puzzles_of_the_grade_counts_its_trials_undecided(tmp_pat
     the sweep stopped with exit 70, losing the other sizes' rows. Now such a trial is a row of
     its own, undecided, with no engine run, and the summary counts it."""
     out = tmp_path / "p.csv"
-    code, _, err = cli("sweep", "--sizes", "1x12,5x5", "--densities", "50", "--puzzle", "--difficulty", "search",
+    code, printed, err = cli("sweep", "--sizes", "1x12,5x5", "--densities", "50", "--puzzle", "--difficulty", "search",
                        "--trials", "2", "--seed", "1", "--out", str(out))
     assert code == 0, err
     rows = rows_of(out)
     strip = [r for r in rows if r["rows"] == "1"]
     assert len(strip) == 2 and all(r["verdict"] == "undecided" and r["engines"] == "" and r["clues"] == "" for r in strip)
     assert all(r["verdict"] == "unique" and r["grade"] == "search" for r in rows if r["rows"] == "5")
-    assert "| 1x12 | 50 | 0 | 2 | 0.0% (0.0%-65.8%) | 0.0% (0.0%-65.8%) | 0.0% (0.0%-65.8%) | 2 |" in err + _
+    assert "| 1x12 | 50 | 0 | 2 | 0.0% (0.0%-65.8%) | 0.0% (0.0%-65.8%) | 0.0% (0.0%-65.8%) | 2 |" in err + printed
 
 
 @pytest.mark.filterwarnings("ignore")
