@@ -10,7 +10,8 @@ split the frontier), each group is enumerated on its own (by SAT up to SAT_FIRST
 however hard the search, then by the backtracking search, fast per solution), and the count is
 the product of the group counts (times 2 for each cell no clue sees). So two far-apart ambiguous
 corners cost the sum of their enumerations, not the product. Small grids are also counted by
-plain enumeration with the backtracking engine and must agree.
+plain enumeration with the backtracking engine and must agree; where that does not finish, a
+count of a few fields is checked by MILP instead.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from math import comb
 
 import numpy as np
 
-from .engines import algebra, backtrack, hybrid, sat
+from .engines import algebra, backtrack, hybrid, milp, sat
 from .model import Groups, Problem, make_problem
 from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
 from .solver import verify
@@ -30,9 +31,13 @@ from .solver import verify
 #: Full grids up to this many cells are also counted by enumeration, as a cross-check.
 CROSSCHECK_CELLS = 400
 CROSSCHECK_COUNT = 2_000
-#: Plain enumeration of a partial status (the check of the group count) gives up after this long,
-#: or sooner when the time limit of the count runs out.
+#: The check of a partial status's count gives up after this long, or sooner when the time limit
+#: of the count runs out: plain enumeration first, for at most PLAIN_SECONDS of it; then, for a
+#: count of at most MILP_CHECK_COUNT, MILP (plain enumeration did not finish on search-grade
+#: puzzles from 12x12 on, where MILP proves the one solution in 0.01-0.1 s: docs/performance.md).
 CROSSCHECK_SECONDS = 5.0
+PLAIN_SECONDS = 0.3
+MILP_CHECK_COUNT = 10
 #: How often a count says where it is, at most (seconds).
 PROGRESS_SECONDS = 1.0
 #: Enumeration with a total walks the fields without it; past this many skipped per field
@@ -155,7 +160,7 @@ def count_solutions(
         unique = _unique_by_sat(problem, probabilities, min(PROBE_SECONDS, quick))
         if unique is not None:
             if crosscheck and problem.cells <= CROSSCHECK_CELLS:
-                unique.method += _checked_by_plain_enumeration(problem, 1, deadline)
+                unique.method += _checked_again(problem, 1, deadline)
             unique.seconds = time.perf_counter() - start
             return unique
     # first by super cells alone, which counts most boards at once; SAT's backbone and the
@@ -173,7 +178,7 @@ def count_solutions(
         if counted[1]:
             n, exhausted, tally, method, varying, groups = counted
     if crosscheck and problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
-        method += _checked_by_plain_enumeration(problem, n, deadline)
+        method += _checked_again(problem, n, deadline)
     probs = None
     reason = None
     if exhausted and n and probabilities:
@@ -200,25 +205,40 @@ def _unique_by_sat(problem: Problem, probabilities: bool, seconds: float) -> Cou
     return Count(1, True, "SAT (one solution, and a second solve proved there is no other)", 0.0, probs, None, [], 0)
 
 
-def _checked_by_plain_enumeration(problem: Problem, n: int, deadline: float | None) -> str:
-    """Count again by plain enumeration, within CROSSCHECK_SECONDS and what is left before the
-    deadline (never on top of it); raise EngineDisagreement when the counts differ.
-    Return what to add to the method."""
-    left = CROSSCHECK_SECONDS if deadline is None else min(CROSSCHECK_SECONDS, deadline - time.perf_counter())
+def _checked_again(problem: Problem, n: int, deadline: float | None) -> str:
+    """Count again, independently, within CROSSCHECK_SECONDS and what is left before the deadline
+    (never on top of it): by plain enumeration, then, if that did not finish and n is at most
+    MILP_CHECK_COUNT, by MILP. Raise EngineDisagreement when a count that finished differs;
+    return what to add to the method."""
+    end = time.perf_counter() + CROSSCHECK_SECONDS if deadline is None else min(time.perf_counter() + CROSSCHECK_SECONDS, deadline)
+    left = end - time.perf_counter()
     if left <= 0:
         return " (no time left to check it by plain enumeration)"
-    plain, plain_exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, left, False)
-    if plain_exhausted and plain != n:
+    plain, plain_exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, min(PLAIN_SECONDS, left), False)
+    if plain_exhausted:
+        _same_count(n, "plain enumeration", backtrack.NAME, plain)
+        return ", checked by plain enumeration"
+    left = end - time.perf_counter()
+    if n > MILP_CHECK_COUNT or left <= 0:
+        return " (plain enumeration did not finish)"
+    checked = milp.solve(problem, limit=n + 1, time_limit=left)
+    if not checked.count_exact:
+        return " (neither plain enumeration nor MILP finished)"
+    verify(checked, problem)
+    _same_count(n, "MILP", milp.NAME, checked.solution_count)
+    return ", checked by MILP"
+
+
+def _same_count(n: int, how: str, engine: str, other: int) -> None:
+    """Raise EngineDisagreement unless the check's exact count equals n."""
+    if other != n:
         raise EngineDisagreement(
-            f"exact counts differ: groups {n}, plain enumeration {plain}",
+            f"exact counts differ: groups {n}, {how} {other}",
             {
                 "hybrid": Result(Verdict.MULTIPLE if n > 1 else Verdict.UNIQUE, [], True, "hybrid", solution_count=n),
-                "backtrack": Result(
-                    Verdict.MULTIPLE if plain > 1 else Verdict.UNIQUE, [], plain_exhausted, "backtrack", solution_count=plain
-                ),
+                engine: Result(Verdict.MULTIPLE if other > 1 else Verdict.UNIQUE, [], True, engine, solution_count=other),
             },
         )
-    return ", checked by plain enumeration" if plain_exhausted else " (plain enumeration did not finish)"
 
 
 def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool = False, super_cells: bool = True,

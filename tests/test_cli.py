@@ -470,7 +470,7 @@ def test_the_counts_plain_enumeration_check_keeps_to_the_time_limit(monkeypatch,
 
     monkeypatch.setattr(count_module, "_enumerated", spy)
     unbounded = count_module.count_solutions(problem)
-    assert unbounded.exact and unbounded.count > 1 and asked == [count_module.CROSSCHECK_SECONDS]
+    assert unbounded.exact and unbounded.count > 1 and asked == [count_module.PLAIN_SECONDS]
     assert "checked by plain enumeration" in unbounded.method
     asked.clear()
     bounded = count_module.count_solutions(problem, time_limit=0.5)
@@ -487,6 +487,50 @@ def test_the_counts_plain_enumeration_check_keeps_to_the_time_limit(monkeypatch,
     late = count_module.count_solutions(problem, time_limit=0.05)
     assert late.exact and late.count == unbounded.count and asked == []
     assert "no time left to check it by plain enumeration" in late.method
+
+
+@pytest.mark.parametrize("shape", [(1, 13), (13, 1), (2, 8), (8, 2), (4, 4)])
+def test_a_count_plain_enumeration_does_not_finish_is_checked_by_milp(monkeypatch, shape):
+    """When plain enumeration does not finish (on search-grade puzzles from 12x12 on it did not in
+    5 s), a count of at most MILP_CHECK_COUNT fields, SAT's one solution included, is checked by
+    MILP, and equals brute force; a larger count says it is unchecked. A MILP count that differs is
+    a disagreement, never an answer."""
+    from recon import counting as count_module
+    from recon.engines import milp
+    from recon.model import make_problem
+    from recon.result import EngineDisagreement
+
+    from conftest import brute_force
+
+    monkeypatch.setattr(count_module, "_enumerated", lambda *args: (0, False, None))
+    rng = np.random.default_rng(sum(shape) * 3 + shape[0])
+    seen, few = set(), None
+    for _ in range(40):
+        field = rng.random(shape) < rng.uniform(0.2, 0.7)
+        known = rng.random(shape) < rng.uniform(0.3, 1.0)
+        known.flat[rng.integers(known.size)] = False  # a partial status (a full one is counted by algebra)
+        problem = make_problem(status(field), known)
+        expected = len(brute_force(status(field), known))
+        counted = count_module.count_solutions(problem)
+        assert counted.exact and counted.count == expected
+        checked = "checked by MILP" in counted.method
+        assert checked == (expected <= count_module.MILP_CHECK_COUNT), counted.method
+        if not checked and expected <= count_module.CROSSCHECK_COUNT:  # larger counts are not checked again
+            assert "(plain enumeration did not finish)" in counted.method
+        seen.add(checked)
+        if 1 < expected <= count_module.MILP_CHECK_COUNT:
+            few = problem  # several fields, few enough for MILP
+    assert seen == {True, False}
+    solve = milp.solve
+
+    def miscounting(problem, limit, time_limit):
+        result = solve(problem, limit=limit, time_limit=time_limit)
+        result.solution_count += 1
+        return result
+
+    monkeypatch.setattr(milp, "solve", miscounting)
+    with pytest.raises(EngineDisagreement, match="MILP"):
+        count_module.count_solutions(few)
 
 
 def test_a_full_status_engine_on_a_puzzle_is_a_usage_error(tmp_path, monkeypatch):
