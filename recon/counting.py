@@ -160,7 +160,7 @@ def count_solutions(
         unique = _unique_by_sat(problem, probabilities, min(PROBE_SECONDS, quick))
         if unique is not None:
             if crosscheck and problem.cells <= CROSSCHECK_CELLS:
-                unique.method += _checked_again(problem, 1, deadline)
+                unique.method += _checked_again(problem, 1, deadline, by=sat.NAME)
             unique.seconds = time.perf_counter() - start
             return unique
     # first by super cells alone, which counts most boards at once; SAT's backbone and the
@@ -178,7 +178,7 @@ def count_solutions(
         if counted[1]:
             n, exhausted, tally, method, varying, groups = counted
     if crosscheck and problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
-        method += _checked_again(problem, n, deadline)
+        method += _checked_again(problem, n, deadline, by=hybrid.NAME)
     probs = None
     reason = None
     if exhausted and n and probabilities:
@@ -205,18 +205,20 @@ def _unique_by_sat(problem: Problem, probabilities: bool, seconds: float) -> Cou
     return Count(1, True, "SAT (one solution, and a second solve proved there is no other)", 0.0, probs, None, [], 0)
 
 
-def _checked_again(problem: Problem, n: int, deadline: float | None) -> str:
-    """Count again, independently, within CROSSCHECK_SECONDS and what is left before the deadline
-    (never on top of it): by plain enumeration, then, if that did not finish and n is at most
-    MILP_CHECK_COUNT, by MILP. Raise EngineDisagreement when a count that finished differs;
-    return what to add to the method."""
-    end = time.perf_counter() + CROSSCHECK_SECONDS if deadline is None else min(time.perf_counter() + CROSSCHECK_SECONDS, deadline)
+def _checked_again(problem: Problem, n: int, deadline: float | None, by: str) -> str:
+    """Count again, independently of the engine that counted n (`by`), within CROSSCHECK_SECONDS
+    and what is left before the deadline (never on top of it): by plain enumeration, then, if
+    that did not finish and n is at most MILP_CHECK_COUNT, by MILP. Raise EngineDisagreement when
+    a count that finished differs; return what to add to the method."""
+    end = time.perf_counter() + CROSSCHECK_SECONDS
+    if deadline is not None:
+        end = min(end, deadline)
     left = end - time.perf_counter()
     if left <= 0:
         return " (no time left to check it by plain enumeration)"
     plain, plain_exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, min(PLAIN_SECONDS, left), False)
     if plain_exhausted:
-        _same_count(n, "plain enumeration", backtrack.NAME, plain)
+        _same_count(n, by, backtrack.NAME, plain)
         return ", checked by plain enumeration"
     left = end - time.perf_counter()
     if n > MILP_CHECK_COUNT or left <= 0:
@@ -225,17 +227,17 @@ def _checked_again(problem: Problem, n: int, deadline: float | None) -> str:
     if not checked.count_exact:
         return " (neither plain enumeration nor MILP finished)"
     verify(checked, problem)
-    _same_count(n, "MILP", milp.NAME, checked.solution_count)
+    _same_count(n, by, milp.NAME, checked.solution_count)
     return ", checked by MILP"
 
 
-def _same_count(n: int, how: str, engine: str, other: int) -> None:
-    """Raise EngineDisagreement unless the check's exact count equals n."""
+def _same_count(n: int, by: str, engine: str, other: int) -> None:
+    """Raise EngineDisagreement unless the checking engine's exact count equals n (by `by`)."""
     if other != n:
         raise EngineDisagreement(
-            f"exact counts differ: groups {n}, {how} {other}",
+            f"exact counts differ: {by} {n}, {engine} {other}",
             {
-                "hybrid": Result(Verdict.MULTIPLE if n > 1 else Verdict.UNIQUE, [], True, "hybrid", solution_count=n),
+                by: Result(Verdict.MULTIPLE if n > 1 else Verdict.UNIQUE, [], True, by, solution_count=n),
                 engine: Result(Verdict.MULTIPLE if other > 1 else Verdict.UNIQUE, [], True, engine, solution_count=other),
             },
         )
