@@ -28,7 +28,7 @@ from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_pr
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
 from .compiled import AVAILABLE as COMPILED_AVAILABLE
 from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
-from .solver import ENGINE_CHOICES, plan, solve
+from .solver import ENGINE_CHOICES, TotalTooLarge, plan, solve
 
 #: From this many cells, generation without an extra takes seconds where it would take a fraction
 #: of one with it, so the report says which extra to install (docs/performance.md has the numbers).
@@ -675,6 +675,8 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
     engine: str | list[str] = getattr(args, "engine", "auto")
     try:
         names = plan(problem, engine)
+    except TotalTooLarge as err:
+        raise UsageError(str(err)) from None
     except ValueError as err:  # an engine that cannot take this input, such as algebra a puzzle
         if problem.is_full:
             raise  # not about the input: the command line only offers known engines

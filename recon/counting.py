@@ -48,6 +48,12 @@ SAT_FIRST = 1000
 #: Super cells are enumerated up to this many assignments per group, then counted by dynamic
 #: programming along the frontier (docs/performance.md, "Classic boards").
 QUICK_ASSIGNMENTS = 2_000
+#: The super cells' search gives up (as past its limit) once it has visited more than SUPER_NODES
+#: nodes and SUPER_NODES_PER_LEAF per assignment found: on a 20x20 search-grade puzzle without
+#: one clue (61 solutions) its weak bounds walked millions of dead ends for 10 s, where SAT lists
+#: the solutions in milliseconds (docs/performance.md).
+SUPER_NODES = 100_000
+SUPER_NODES_PER_LEAF = 100
 #: A full status's probabilities are listed (an exact fraction per cell) up to this many cells.
 PROBABILITY_CELLS = 1_000_000
 #: The first pass (super cells, then dynamic programming along the frontier) gets at most this
@@ -156,7 +162,7 @@ def count_solutions(
         return result
     deadline = None if time_limit is None else start + time_limit
     quick = QUICK_SECONDS if time_limit is None else QUICK_SHARE * time_limit  # the first pass's budget
-    if sat.AVAILABLE:
+    if sat.AVAILABLE and sat.takes_total(problem):
         unique = _unique_by_sat(problem, probabilities, min(PROBE_SECONDS, quick))
         if unique is not None:
             if crosscheck and problem.cells <= CROSSCHECK_CELLS:
@@ -258,7 +264,7 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     extra: dict[int, int] = {}
     seen_varying: set[int] = set()  # cells SAT saw take both values
     known_all = False  # did SAT settle every open cell (certain or varying)?
-    if sat.AVAILABLE and not quick:
+    if sat.AVAILABLE and not quick and sat.takes_total(problem):
         # cells the same in every solution, proved by SAT, are fixed too: the groups left are the
         # cells that really vary, often far fewer (an ambiguous search-grade 50x50: 2085 open after
         # deduction, 450 vary)
@@ -429,7 +435,9 @@ def _by_super_cells(cells: list[int], equations, limit: int, deadline: float | N
     are one variable, the number of mines among them (0..size), and an assignment of those
     numbers stands for the product of binomial coefficients C(size, mines) solutions. A depth-first
     search over the super cells, each bounded by its equations' need and room; at most `limit`
-    assignments. Returns (count, mines per cell, complete, {mines: [count, {cell: mines}]})."""
+    assignments, and at most SUPER_NODES nodes and SUPER_NODES_PER_LEAF per assignment (where the
+    bounds prune too little, the other enumerators are faster). Returns (count, mines per cell,
+    complete, {mines: [count, {cell: mines}]})."""
     supers = _super_cells(cells, equations)
     n = len(supers)
     size = [len(group) for _, group in supers]
@@ -453,7 +461,8 @@ def _by_super_cells(cells: list[int], equations, limit: int, deadline: float | N
     nodes = 0
     while True:
         nodes += 1
-        if deadline is not None and nodes & 1023 == 0 and time.perf_counter() > deadline:
+        if nodes & 1023 == 0 and (nodes > SUPER_NODES + SUPER_NODES_PER_LEAF * leaves
+                                  or (deadline is not None and time.perf_counter() > deadline)):
             return _super_result(supers, tally, per_k, False)
         if i == n:
             leaves += 1

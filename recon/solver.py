@@ -64,6 +64,10 @@ def checker() -> str:
 ENGINE_CHOICES = ("auto", "all", *ENGINES)
 
 
+class TotalTooLarge(ValueError):
+    """SAT asked for by name on a total over more open cells than sat.TOTAL_OPEN_CELLS."""
+
+
 def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[str]:
     """Return the engines to run, first the one whose verdict leads."""
     if isinstance(engine, (list, tuple)):
@@ -77,8 +81,12 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
         names = [engine]
     elif engine == "auto":
         if "mines" in conditions(problem):
-            # a total: the engines that take it, each checking the other
-            names = [checker(), milp.NAME] if available(sat.NAME) else [milp.NAME]
+            # a total: the engines that take it, each checking the other; SAT only where the
+            # total's open cells are few (sat.TOTAL_OPEN_CELLS), trimming then checks MILP
+            if available(sat.NAME) and sat.takes_total(problem):
+                names = [sat.NAME, milp.NAME]
+            else:
+                names = [milp.NAME, trim.NAME]
             return names if problem.cells <= CROSSCHECK_CELLS else names[:1]
         if problem.is_full and not problem.has_conditions:
             # exact algebra is the fastest (bench/bench_algebra.py); backtracking, a search that
@@ -98,6 +106,9 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
         needs_full = [name for name in names if name in FULL_ONLY]
         if needs_full:
             raise ValueError(f"engine {needs_full[0]} needs a full status (every cell a clue)")
+    if sat.NAME in names and not sat.takes_total(problem):
+        raise TotalTooLarge(f"engine sat does not take a total over more than {sat.TOTAL_OPEN_CELLS} open cells "
+                         "(it cannot keep to a time limit there): use --engine milp or auto")
     for name in names:
         missing = sorted(conditions(problem) - TAKES[name])
         if missing:

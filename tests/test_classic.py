@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -92,6 +93,54 @@ def test_counts_and_probabilities_equal_brute_force(shape, with_total):
             assert all(int(f.sum()) == mines for f in result.solutions)
         seen.add(truth == 1)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_total_over_many_open_cells_is_solved_and_counted_without_sat(monkeypatch, shape):
+    """Past sat.TOTAL_OPEN_CELLS open cells (here every board is past it) `auto` leads with MILP,
+    checked by trimming, and the count leaves SAT out, and both still equal brute force: SAT
+    with a large total ran for minutes past its time limit on 50x50 boards."""
+    from recon import counting
+    from recon.engines import sat
+    from recon.solver import plan
+
+    monkeypatch.setattr(sat, "TOTAL_OPEN_CELLS", 0)
+    asked = []
+    monkeypatch.setattr(counting, "_unique_by_sat", lambda *args: asked.append(args))
+    monkeypatch.setattr(sat, "backbone", lambda *args: asked.append(args))
+    rng = np.random.default_rng(sum(shape) * 5)
+    seen = set()
+    for _ in range(25):
+        field = rng.random(shape) < rng.uniform(0.1, 0.6)
+        opened = ~field & (rng.random(shape) < 0.5)
+        cells, _ = parse_board(board_text(field, opened, np.zeros(shape, dtype=bool)))
+        if (cells == -1).sum() > 12:
+            continue
+        mines = int(field.sum())
+        truth, _ = brute_force(cells, mines)
+        problem = board_problem(cells, mines)
+        assert plan(problem, "auto")[0] == "milp" and "sat" not in plan(problem, "auto")
+        assert count_solutions(problem).count == truth
+        result = solve(problem)
+        assert result.verdict is (Verdict.UNIQUE if truth == 1 else Verdict.MULTIPLE)
+        assert all(int(f.sum()) == mines for f in result.solutions)
+        seen.add(truth == 1)
+    assert seen == {True, False} and asked == []
+
+
+def test_sat_by_name_on_a_large_total_is_a_usage_error(monkeypatch, tmp_path):
+    """--engine sat on a total over more than sat.TOTAL_OPEN_CELLS open cells: exit 2 with what to
+    use instead (SAT there ran for minutes past its time limit); --engine all leaves SAT out."""
+    from recon.engines import sat
+
+    monkeypatch.setattr(sat, "TOTAL_OPEN_CELLS", 3)
+    path = tmp_path / "board.txt"
+    path.write_text("1???\n1???\n")
+    code, out, err = run("solve", str(path), "--classic", "--mines", "2", "--engine", "sat")
+    assert code == 2 and out == "" and "engine sat does not take a total over more than 3 open cells" in err
+    assert "--engine milp" in err and "without a clue" not in err
+    code, out, err = run("solve", str(path), "--classic", "--mines", "2", "--engine", "all", "--json")
+    assert code == 3 and "sat" not in json.loads(out)["engines"] and "milp" in json.loads(out)["engines"]
 
 
 def _codegolf():

@@ -55,7 +55,8 @@ def conditions(problem: Problem) -> frozenset:
 
 def takes(name: str, problem: Problem) -> bool:
     """Can the engine take this problem (its fixed cells and total, and a partial status)?"""
-    return conditions(problem) <= TAKES[name] and (problem.is_full or name not in FULL_ONLY)
+    return (conditions(problem) <= TAKES[name] and (problem.is_full or name not in FULL_ONLY)
+            and (name != sat.NAME or sat.takes_total(problem)))
 
 
 def available(name: str) -> bool:

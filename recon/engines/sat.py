@@ -66,6 +66,11 @@ LOCAL_MIN_KEEPS = 25
 #: ... on grids of at least this many cells: below, the tiles cost more than they save
 #: (bench/bench_puzzle.py --local-ab).
 LOCAL_MIN_CELLS = 2500
+#: A total number of mines over more open cells than this is not given to SAT by `auto` or the
+#: count: half-opened classic boards of 40x40 solved in 0.13 s, but from 50x50 (about 1,400 open
+#: cells) the solver ran for minutes without seeing its interrupt, far past any time limit
+#: (docs/performance.md). MILP and the group count take such totals.
+TOTAL_OPEN_CELLS = 1000
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
 #: Is python-sat installed? (Looked up, not imported: the import would slow every command.)
@@ -74,6 +79,14 @@ AVAILABLE = importlib.util.find_spec("pysat") is not None
 
 class Unavailable(ReconError):
     """The sat engine was asked for, but python-sat is not installed."""
+
+
+def takes_total(problem: Problem) -> bool:
+    """Is the problem's total (if any) over few enough open cells for SAT (TOTAL_OPEN_CELLS)?"""
+    if problem.mines is None:
+        return True
+    open_cells = problem.cells if problem.fixed is None else int((problem.fixed == OPEN).sum())
+    return open_cells <= TOTAL_OPEN_CELLS
 
 
 def _new_solver(name: str):
