@@ -67,10 +67,10 @@ LOCAL_MIN_KEEPS = 25
 #: (bench/bench_puzzle.py --local-ab).
 LOCAL_MIN_CELLS = 2500
 #: A total number of mines over more open cells than this is not given to SAT by `auto` or the
-#: count: half-opened classic boards of 40x40 solved in 0.13 s, but from 50x50 (about 1,400 open
-#: cells) the solver ran for minutes without seeing its interrupt, far past any time limit
-#: (docs/performance.md). MILP and the group count take such totals.
-TOTAL_OPEN_CELLS = 1000
+#: count: with such a total the solver can run for minutes without seeing its interrupt, far past
+#: any time limit (half-opened classic boards: 16x30 with 130 mines, 305 open cells, 4 s; 25x25
+#: with 200, about 410 open, over 10 s; docs/performance.md). MILP and the group count take them.
+TOTAL_OPEN_CELLS = 100
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
 #: Is python-sat installed? (Looked up, not imported: the import would slow every command.)
