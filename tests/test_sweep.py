@@ -100,7 +100,7 @@ def test_a_size_without_puzzles_of_the_grade_counts_its_trials_undecided(tmp_pat
     its own, undecided, with no engine run, and the summary counts it."""
     out = tmp_path / "p.csv"
     code, printed, err = cli("sweep", "--sizes", "1x12,5x5", "--densities", "50", "--puzzle", "--difficulty", "search",
-                       "--trials", "2", "--seed", "1", "--out", str(out))
+                             "--trials", "2", "--seed", "1", "--out", str(out))
     assert code == 0, err
     rows = rows_of(out)
     strip = [r for r in rows if r["rows"] == "1"]
