@@ -26,6 +26,12 @@ median clue fraction of each too.
 --warm-ab does it for elimination-grade generation with the warm starts of its whole-grid trims
 (`Options.warm_block`) and without (warm_block = 0: every trim's pairwise phase from
 scratch); the same puzzles either way (checked).
+
+    python bench/bench_puzzle.py --sizes 60 100 --only advanced elimination search --order-ab
+
+--order-ab does it for each difficulty asked with clues removed tile by tile (the default,
+`Options.order_tile`) and in plain random order (order_tile = 1). The puzzles differ, so it
+prints the median clue fraction of each too.
 """
 
 from __future__ import annotations
@@ -51,7 +57,10 @@ def main(argv=None):
     parser.add_argument("--local-ab", action="store_true", help="search only: with and without sat.LocalWitness")
     parser.add_argument("--first-part-ab", action="store_true", help="elimination only: first_part advanced or local")
     parser.add_argument("--warm-ab", action="store_true", help="elimination only: trims started warm (warm_block) or cold")
+    parser.add_argument("--order-ab", action="store_true", help="clues removed tile by tile (order_tile) or in plain random order")
     args = parser.parse_args(argv)
+    if args.order_ab:
+        return order_ab(args)
     if args.warm_ab:
         return warm_ab(args)
     if args.local_ab:
@@ -92,6 +101,15 @@ def first_part_ab(args):
 def warm_ab(args):
     """Elimination-grade generation with its trims started warm and cold (warm_block 0), per seed."""
     ab(args, "elimination", "warm trims", lambda on: Options() if on else Options(warm_block=0))
+
+
+def order_ab(args):
+    """Generation with clues removed tile by tile (with) and in plain random order (without), per
+    seed, for each difficulty asked but basic (which always takes the plain order)."""
+    for difficulty in args.only:
+        if difficulty != "basic":
+            print(f"\n{difficulty}:")
+            ab(args, difficulty, "tiles", lambda on: Options() if on else Options(order_tile=1), same=False)
 
 
 def ab(args, difficulty, what, options, same=True):

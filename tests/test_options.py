@@ -28,6 +28,8 @@ from recon.result import Grade, TimeUp
     ({"certifier": "backtrack"}, "certifier must be"),
     ({"time_limit": 0}, "time_limit must be positive"),
     ({"time_limit": -1.5}, "time_limit must be positive"),
+    ({"order_tile": 0}, "order_tile must be a whole number of at least 1"),
+    ({"order_tile": 2.5}, "order_tile must be a whole number of at least 1"),
 ])
 def test_options_refuse_what_they_cannot_do(bad, message):
     with pytest.raises(ValueError, match=message):
