@@ -175,6 +175,8 @@ def _make(job: Job, field: np.ndarray, rng: np.random.Generator, grade: Grade, t
         f"no {grade} puzzle found in {tries} order{'s' if tries != 1 else ''} of clue removal (every result was easier); "
         "try another seed, size or density"
     )
+
+
 def removal_order(shape: tuple[int, int], rng: np.random.Generator, tile: int) -> np.ndarray:
     """An order of removal of a grid's clues (flat indices): the grid cut into tiles of
     tile x tile cells (smaller at the right and bottom edges), the tiles in random order, and the

@@ -58,12 +58,9 @@ class Options:
     #: job has loaded the kernels already: loading them costs more than they save there
     kernel_min_cells: int = 1000
     first_part: str | None = "advanced"
-    #: advanced, elimination and search puzzles remove their clues tile by tile: the grid cut
-    #: into tiles of order_tile x order_tile cells, the tiles in random order and the clues of each
-    #: in random order (`removal_order`); 1: every clue in random order. Checks in a row then
-    #: ask about the same place, which halves generation's time at 60x60 and 100x100 (measured
-    #: in docs/performance.md). Basic always draws every clue in random order: its 64-lane loop
-    #: is slower with neighbours in one batch.
+    #: advanced, elimination and search try their clues tile by tile, tiles of this many cells
+    #: square (`make.removal_order`; 1: plain random order), so that checks in a row ask about one
+    #: place; basic keeps the plain order: its 64-lane loop is slower with neighbours in a batch
     order_tile: int = 4
     #: the radii the check near a clue is run at, in turn; the answer is monotone in the radius,
     #: so the last one decides and the others only save time
