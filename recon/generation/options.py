@@ -36,7 +36,8 @@ class GenerationTimeout(GenerationFailed, TimeUp):
 
 @dataclass(frozen=True)
 class Options:
-    """How to generate. The defaults are the fastest measured (docs/performance.md).
+    """How to generate. The defaults are the fastest measured (docs/performance.md). Only
+    first_part and order_tile change the puzzle made: they order the clues tried.
 
     compiled: run the checks with numba's kernels (`recon.compiled`); None: when numba is
     installed. sat: decide removals with an incremental SAT solver first; None: when python-sat
