@@ -200,3 +200,21 @@ def test_warmup_without_numba_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(cli, "COMPILED_AVAILABLE", False)
     err = io.StringIO()
     assert main(["warmup"], stdout=io.StringIO(), stderr=err) == 2 and "pip install 'recon[fast]'" in err.getvalue()
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="needs numba")
+@pytest.mark.parametrize("difficulty, shape", [("advanced", (24, 27)), ("elimination", (27, 24))])
+def test_only_the_options_that_order_the_clues_change_the_puzzle(difficulty, shape):
+    """The Options docstring's promise: tuning constants change the time only; order_tile and
+    pairwise_near change which clue is tried when, so the puzzle (still minimal, of the grade)."""
+    def made(**options):
+        puzzle = generate_puzzle(*shape, 50, np.random.default_rng(2), difficulty=difficulty, options=Options(**options))
+        assert puzzle.grade.value == difficulty and puzzle.minimal
+        return puzzle.known
+
+    default = made()
+    for speed in [{"pairwise_far": 7}, {"pairwise_given": (5, 11)}, {"sat_tiles": True}, {"sat_tiles": False},
+                  {"local_radii": (3,)}, {"warm_block": 0}]:
+        assert np.array_equal(made(**speed), default), speed
+    for order in [{"order_tile": 1}, {"pairwise_near": 2}]:
+        assert not np.array_equal(made(**order), default), order

@@ -36,8 +36,10 @@ class GenerationTimeout(GenerationFailed, TimeUp):
 
 @dataclass(frozen=True)
 class Options:
-    """How to generate. The defaults are the fastest measured (docs/performance.md). Only
-    first_part and order_tile change the puzzle made: they order the clues tried.
+    """How to generate. The defaults are the fastest measured (docs/performance.md). Only the
+    options that order the clues tried change the puzzle made: order_tile, first_part,
+    pairwise_near (advanced's first part takes the clues its check settles first) and, with
+    first_part "local", the last of local_radii.
 
     compiled: run the checks with numba's kernels (`recon.compiled`); None: when numba is
     installed. sat: decide removals with an incremental SAT solver first; None: when python-sat
