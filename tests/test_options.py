@@ -208,7 +208,8 @@ def test_only_the_options_that_order_the_clues_change_the_puzzle(difficulty, sha
     """The Options docstring's promise: tuning constants change the time only; order_tile and
     pairwise_near change which clue is tried when, so the puzzle (still minimal, of the grade)."""
     def made(**options):
-        puzzle = generate_puzzle(*shape, 50, np.random.default_rng(2), difficulty=difficulty, options=Options(**options))
+        puzzle = generate_puzzle(*shape, 50, np.random.default_rng(2), difficulty=difficulty,
+                                 options=Options(compiled=True, **options))  # compiled: not Python's pace
         assert puzzle.grade.value == difficulty and puzzle.minimal
         return puzzle.known
 
