@@ -14,8 +14,7 @@ A grade is exact when the next weaker rule set does not solve the result; orders
 until it does not. The final puzzle is certified unique by a complete engine before it is
 returned. The options (`Options`) choose backends and tuning, never the puzzle (but for those
 that order the clues tried: see `Options`): the same seed gives the same puzzle with or without
-numba and python-sat. Above basic the clues are tried tile by tile
-(`removal_order`).
+numba and python-sat. Above basic the clues are tried tile by tile (`removal_order`).
 """
 
 from __future__ import annotations
