@@ -52,9 +52,6 @@ BATCH_PARTS = 10
 #: A solve with a deadline first runs this many conflicts without a timer thread (see
 #: _solve_limited; those conflicts may overrun the deadline, by milliseconds).
 QUICK_CONFLICTS = 1000
-#: The clue pairs whose difference SecondSolution adds: side by side only. Adding the diagonal
-#: pairs too, as `solve` does, made generation slower.
-ORACLE_PAIR_OFFSETS = ((0, 1), (1, 0))
 #: Local witnesses for SecondSolution (`LocalWitness`): the grid is cut into tiles of TILE_CORE x
 #: TILE_CORE clues, each with a small solver over its cells and TILE_MARGIN cells around them ...
 TILE_CORE = 6
@@ -115,8 +112,10 @@ def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 #: The clue pairs whose difference `clue_pairs` adds, as offsets (rows, cols) from the first clue:
-#: the neighbours to the right, below, and on both diagonals below.
-PAIR_OFFSETS = ((0, 1), (1, 0), (1, 1), (1, -1))
+#: the neighbours to the right and below. The diagonal pairs as well made generation slower, and
+#: `solve` too: building their constraints cost more than the conflicts they spared
+#: (docs/performance.md).
+PAIR_OFFSETS = ((0, 1), (1, 0))
 
 
 def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, offsets=PAIR_OFFSETS):
@@ -155,11 +154,11 @@ def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, of
         end = bad[0] if bad.size else len(first)
         # most windows lie inside the grid: their rows need no zeros dropped (a Python loop per
         # pair was a fifth of a small puzzle's solve)
-        whole = present.all(axis=1)
-        for a, b, row, n, w, full in zip(first[:end].tolist(), second[:end].tolist(), lits[:end].tolist(),
-                                         k[:end].tolist(), sizes[:end].tolist(), whole[:end].tolist()):
-            if w:
-                pairs.append((a, b, row if full else [x for x in row if x], n))
+        use = np.flatnonzero(sizes[:end] > 0)  # a pair with no cell of its own (k is then 0) says nothing
+        rows_here = lits[use].tolist()
+        for i in np.flatnonzero(~present[use].all(axis=1)).tolist():
+            rows_here[i] = [x for x in rows_here[i] if x]
+        pairs.extend(zip(first[use].tolist(), second[use].tolist(), rows_here, k[use].tolist()))
         if bad.size:
             return pairs, (int(first[end]), int(second[end]))
     return pairs, None
@@ -236,17 +235,27 @@ def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadl
     on cell literals 1..cells (row-major). Raises TimeUp at the deadline (a large model takes
     seconds to build)."""
     cells, sizes = window_literals(problem.shape)
-    constraints = 0
-    for i, c in enumerate(np.flatnonzero(problem.known.ravel())):
+    ks = np.flatnonzero(problem.known.ravel())
+    counts, widths, windows = problem.clues.ravel()[ks], sizes[ks], cells[ks]
+    constraints = int((counts < widths).sum() + (counts > 0).sum())
+    add = solver.add_atmost  # _add_exactly written out: a call per clue was a tenth of a small solve
+    for i, (lits, negated, k, w) in enumerate(zip(windows.tolist(), (-windows).tolist(), counts.tolist(), widths.tolist())):
         if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
             raise TimeUp
-        lits, k = cells[c, : sizes[c]].tolist(), int(problem.clues.flat[c])
-        _add_exactly(solver, lits, k)
-        constraints += (k < len(lits)) + (k > 0)
+        if w < 9:  # a window cut by the grid's edge: its literals are packed left, 0 after
+            lits, negated = lits[:w], negated[:w]
+        if k < w:
+            add(lits, k)
+        if k > 0:
+            add(negated, w - k)
     for i, (_, _, lits, k) in enumerate(pairs):
         if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
             raise TimeUp
-        _add_exactly(solver, lits, k)
+        w = len(lits)
+        if k < w:
+            add(lits, k)
+        if k > 0:
+            add([-x for x in lits], w - k)
     if problem.fixed is not None:  # a fixed cell: a unit clause
         for x in np.flatnonzero(problem.fixed.ravel() != OPEN).tolist():
             solver.add_clause([x + 1 if problem.fixed.flat[x] else -(x + 1)])
@@ -574,7 +583,7 @@ class SecondSolution:
     solver, each question re-derived the whole grid from the assumed selectors before any search;
     plain constraints are propagated once, at level 0, and stay.
 
-    The difference of every two side-by-side clues (`clue_pairs`, offsets ORACLE_PAIR_OFFSETS) is
+    The difference of every two side-by-side clues (`clue_pairs`) is
     added too: plain when both clues are, else guarded by the selectors involved. Implied by the
     clues, it spares the solver most of its conflicts.
 
@@ -595,7 +604,7 @@ class SecondSolution:
         self.state = np.full(n, -1, dtype=np.int8)  # per clue: -1 undecided, 0 removed, 1 kept
         self.batch = batch if batch is not None else max(BATCH_MIN, n // BATCH_PARTS)
         self._cells, self._sizes = window_literals(self.shape)
-        self._pairs, _ = clue_pairs(self.shape, np.ones(self.shape, dtype=bool), self.clues, ORACLE_PAIR_OFFSETS)
+        self._pairs, _ = clue_pairs(self.shape, np.ones(self.shape, dtype=bool), self.clues)
         self._solver = None
         self._selector = np.zeros(n, dtype=np.int64)  # per clue in the batch: its selector, else 0
         self._members = np.zeros(0, dtype=np.int64)
