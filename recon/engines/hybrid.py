@@ -41,17 +41,27 @@ def deduce(
     loading costs a fresh process most of a second), unless its index would pass max_entries or
     there is a deadline: the compiled trimmer cannot stop part way, the Python one can."""
     stats = {} if stats is None else stats
+    search, grade, reason, fixed = _trim(problem, deadline, stats, compiled_trim, max_entries)
+    if fixed is None:
+        return search, grade, reason
+    return _take_fixed(search, fixed, grade, stats)
+
+
+def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entries: int):
+    """Steps 1 and 2 without setting what step 2 fixed in the search state: (search state,
+    grade, reason, each cell's value as trimming left it or None when trimming did not run).
+    The search is None when the clues contradict (reason says how)."""
     search = backtrack._Search(problem)
     if not search.start():
-        return None, Grade.BASIC, search.describe_conflict(search.conflict)
+        return None, Grade.BASIC, search.describe_conflict(search.conflict), None
     open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
     if not open_cells:
-        return search, Grade.BASIC, None
+        return search, Grade.BASIC, None, None
     if compiled_trim and deadline is None and compiled.AVAILABLE and len(open_cells) * int(problem.known.sum()) <= max_entries:
         # on a contradiction, the Python trimmer below says which clues clash
         grade, fixed = compiled.trim_grade(problem.clues, problem.known)
         if grade is not None:
-            return _take_fixed(search, fixed.ravel(), grade, stats)
+            return search, grade, None, fixed.ravel()
     equations = []
     for k, cells in enumerate(search.clue_cells):
         if search.free[k]:
@@ -65,12 +75,11 @@ def deduce(
         trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=True)
         if isinstance(trimmer, tuple):
             text, grade = trimmer
-            return None, grade, text
-    search, grade, reason = _take_fixed(search, trimmer.value, trimmer.grade, stats)
-    if trimmer.timed_out and search is not None:
+            return None, grade, text, None
+    if trimmer.timed_out:
         stats["trim_timed_out"] = True
-        grade = None  # trimming did not finish: the grade is not known
-    return search, grade, reason
+        return search, None, None, trimmer.value  # trimming did not finish: the grade is not known
+    return search, trimmer.grade, None, trimmer.value
 
 
 def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
@@ -130,7 +139,17 @@ def solve(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
-    search, grade, reason = deduce(problem, deadline, stats, compiled_trim=compiled_trim)
+    search, grade, reason, fixed = _trim(problem, deadline, stats, compiled_trim, COMPILED_TRIM_MAX_ENTRIES)
+    if search is not None and fixed is not None:
+        before = np.array(search.value)
+        whole = np.where(before >= 0, before, fixed)
+        if grade is not None and (whole >= 0).all():
+            # deduced to the last cell, soundly: the one solution (the caller checks it against
+            # every clue), with no search to set up
+            stats.update(trimmed=int((before < 0).sum()), deduced=problem.cells)
+            field = whole.astype(bool).reshape(problem.shape)
+            return Result(Verdict.UNIQUE, [field], True, NAME, time.perf_counter() - start, stats, None, grade=grade)
+        search, grade, reason = _take_fixed(search, fixed, grade, stats)
     if search is None:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
