@@ -542,13 +542,17 @@ class Trimmer:
         if not cells:
             self._add(0, 0, 0, count, label)
             return
-        places = [divmod(x, self.cols) for x in cells]
-        ar, ac = min(r for r, _ in places), min(c for _, c in places)
+        cols = self.cols
+        ar = min(cells) // cols  # the first cell in row-major order is in the first row
+        ac = min([x % cols for x in cells])
         mask = 0
-        for r, c in places:
-            if r - ar > 2 or c - ac > 2:
+        for x in cells:
+            r, c = divmod(x, cols)
+            r -= ar
+            c -= ac
+            if r > 2 or c > 2:
                 raise ValueError(f"an equation's cells must lie in one 3x3 window: {self.names(cells)}")
-            mask |= 1 << ((r - ar) * 3 + c - ac)
+            mask |= 1 << (r * 3 + c)
         self._add(ar, ac, mask, count, label)
 
     def _fix(self, x: int, v: int) -> None:
