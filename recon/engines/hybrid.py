@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from .. import compiled
-from ..model import Problem, cell_name
+from ..model import Problem, cell_name, window_index
 from ..result import Grade, Result, TimeUp, Verdict
 from . import backtrack
 
@@ -62,12 +62,7 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
         grade, fixed = compiled.trim_grade(problem.clues, problem.known)
         if grade is not None:
             return search, grade, None, fixed.ravel()
-    equations = []
-    for k, cells in enumerate(search.clue_cells):
-        if search.free[k]:
-            r, c = search.clue_rc[k]
-            open_here = [x for x in cells if search.value[x] == backtrack._UNDECIDED]
-            equations.append((cell_name(r, c), open_here, search.need[k]))
+    equations = _open_windows(problem, search)
     # without the written proof (the same cells, faster); on a contradiction, again with it,
     # which names the clues that clash
     trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=False)
@@ -82,13 +77,30 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
     return search, trimmer.grade, None, trimmer.value
 
 
+def _open_windows(problem: Problem, search) -> list[tuple[str, int, int, int, int]]:
+    """Each clue that still has open cells, as trimming takes it (`Trimmer.on_masks`): its name,
+    its window's anchor (one row up and one column left), the mask of the window's open cells,
+    and the mines they hold. Built for all clues at once: one at a time it was a tenth of a
+    small puzzle's trim."""
+    ks = np.flatnonzero(problem.known.ravel())
+    windows = window_index(problem.shape)[ks]  # 3x3 positions in row-major order, -1 outside
+    value = np.array(search.value)
+    open_here = (windows >= 0) & (value[windows] < 0)
+    masks = open_here.astype(np.int64) @ (1 << np.arange(9))
+    need = np.array(search.need, dtype=np.int64)
+    free = np.flatnonzero(masks)
+    r, c = np.divmod(ks[free], problem.shape[1])
+    return [(cell_name(y, x), y - 1, x - 1, m, n)
+            for y, x, m, n in zip(r.tolist(), c.tolist(), masks[free].tolist(), need[free].tolist())]
+
+
 def _trimmed(shape, open_cells, equations, deadline, *, written: bool):
     """Trim the open cells to the fixpoint or the deadline; on a contradiction, None (without
     the written proof) or (with it) the text that names the clash and the grade, as `trim.solve`
     gives it: the strongest rule in the trace, the clash included."""
     from ..rules import trim  # here: only a puzzle that deduction leaves open needs it
 
-    trimmer = trim.Trimmer.on_cells(shape, open_cells, equations, proof=written)
+    trimmer = trim.Trimmer.on_masks(shape, open_cells, equations, proof=written)
     try:
         trimmer.load(deadline)
         trimmer.run(deadline)

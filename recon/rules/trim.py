@@ -363,6 +363,17 @@ class Trimmer:
         trimmer._substituted = set()
         return trimmer
 
+    @classmethod
+    def on_masks(cls, shape: tuple[int, int], open_cells, rows, max_cells: int = ELIMINATION_MAX_CELLS,
+                 *, proof: bool = True) -> "Trimmer":
+        """`on_cells`, with each equation given as (name, anchor row, anchor column, mask, mines):
+        the mask's bit 3*i + j is the cell i rows below and j columns right of the anchor, which
+        may lie outside the grid where the mask does not (a clue's window is anchored one row
+        up and one column left of it). The hybrid engine builds these for all clues at once."""
+        trimmer = cls.on_cells(shape, open_cells, (), max_cells, proof=proof)
+        trimmer._masks = list(rows)
+        return trimmer
+
     def _setup(self, shape, open_cells, equations, max_cells, proof) -> None:
         self.rows, self.cols = shape
         self.max_cells = max_cells
@@ -377,6 +388,7 @@ class Trimmer:
         self.timed_out = False  # did run() stop at its deadline (rules left to apply)?
         self._offsets = _offsets(self.cols)
         self._input = [(name, list(cells), count) for name, cells, count in equations]
+        self._masks: list[tuple[str, int, int, int, int]] = []  # or the equations as masks (on_masks)
         # the equations, by number in the order they were made; an equation never changes:
         # fixing one of its cells kills it and adds one without the cell
         self._ar: list[int] = []
@@ -984,6 +996,12 @@ class Trimmer:
                 raise TimeUp
             self._names.append(name)
             self._add_cells(cells, count, len(self._names) - 1)
+        for i, (name, ar, ac, mask, count) in enumerate(self._masks):
+            if deadline is not None and i & 4095 == 0 and time.perf_counter() > deadline:
+                self.timed_out = True
+                raise TimeUp
+            self._names.append(name)
+            self._add(ar, ac, mask, count, len(self._names) - 1)
         self._loaded = len(self._msk)
 
     def run(self, deadline: float | None = None) -> None:
