@@ -294,6 +294,20 @@ _WIDTH = [max((b % 3 + 1 for b in range(9) if m >> b & 1), default=0) for m in r
 _NORM = _norm_table()
 _OFFSETS: dict[int, list[tuple[int, ...]]] = {}  # columns -> for each mask, its cells' offsets
 _BITS = [[1 << b for b in range(9) if m >> b & 1] for m in range(512)]  # each mask's cells as bits, in order
+_BOXES: dict[int, list] = {}  # padded width -> for each mask, the boxes around it (_boxes_of)
+
+
+def _boxes_of(mask: int, wide: int) -> list[tuple[int, int, int, int]]:
+    """The boxes that can hold a cell of a normalised mask (it starts at its anchor): anchored
+    up to 2 rows and columns before its first cell and not after its last, in row-major order,
+    as (index step on the padded anchor grid of this width, _SHIFT's row, rows down, columns
+    right). Kept per width and mask, made when first asked for (all 512 at once cost a small
+    puzzle's solve a few milliseconds more)."""
+    boxes = _BOXES.setdefault(wide, [None] * 512)
+    if boxes[mask] is None:
+        boxes[mask] = [(dr * wide + dc, (dr + 2) * 5 + dc + 2, dr, dc)
+                       for dr in range(-2, _HEIGHT[mask]) for dc in range(-2, _WIDTH[mask])]
+    return boxes[mask]
 
 
 
@@ -402,7 +416,11 @@ class Trimmer:
         self._derived = 0
         self._derived_from: dict[str, tuple[str, str]] = {}  # e<k> -> the two it came from (proof)
         # by anchor (row-major): the equations anchored there, dead ones too
-        self._at: list[list[int] | None] = [None] * (self.rows * self.cols)
+        # (two rows above and two columns left of the grid too, None, so that the boxes around
+        # an equation need no clipping: anchor (r, c) is at (r + 2) * _wide + c + 2)
+        self._wide = self.cols + 2
+        self._at: list[list[int] | None] = [None] * ((self.rows + 2) * self._wide)
+        self._boxes = _BOXES.setdefault(self._wide, [None] * 512)
         self._key: dict[int, int] = {}  # anchor * 512 + mask -> the live equation on those cells
         self._basic_at = 0  # the first equation the basic rules have not looked at
         self._pair_at = 0  # the first equation the pairwise rules have not looked at
@@ -542,9 +560,10 @@ class Trimmer:
         self._alive.append(True)
         self._label.append(label)
         self._key[a * 512 + mask] = e
-        here = self._at[a]
+        b = (ar + 2) * self._wide + ac + 2
+        here = self._at[b]
         if here is None:
-            self._at[a] = [e]
+            self._at[b] = [e]
         else:
             here.append(e)
         return True
@@ -578,7 +597,7 @@ class Trimmer:
         value[x] = v
         self.open -= 1
         self._fixed.append(x)
-        cols, at, msk, alive = self.cols, self._at, self._msk, self._alive
+        cols, at, msk, alive, wide = self.cols, self._at, self._msk, self._alive, self._wide
         xr, xc = divmod(x, cols)
         for i in range(3):
             ar = xr - i
@@ -588,7 +607,7 @@ class Trimmer:
                 ac = xc - j
                 if ac < 0:
                     break
-                here = at[ar * cols + ac]
+                here = at[(ar + 2) * wide + ac + 2]
                 if not here:
                     continue
                 bit = 1 << (i * 3 + j)
@@ -601,7 +620,7 @@ class Trimmer:
                         del self._key[(ar * cols + ac) * 512 + m]
                         self._add(ar, ac, m & ~bit, self._cnt[e] - v, self._label[e])
                 if killed:  # the pairwise rules walk these lists: most of their steps were dead ones
-                    at[ar * cols + ac] = [e for e in here if alive[e]]
+                    at[(ar + 2) * wide + ac + 2] = [e for e in here if alive[e]]
 
     def _fix_mask(self, ar: int, ac: int, mask: int, v: int) -> None:
         """Fix the cells of a mask to v. With the proof, one by one (`_fix`), so that the steps
@@ -634,7 +653,8 @@ class Trimmer:
         for pr in range(ar - 2 if ar >= 2 else 0, last_r + 1):
             d_row = (ar - pr + 2) * 5 + 2 + ac
             for pc in range(first_c, last_c + 1):
-                here = at[pr * cols + pc]
+                b = (pr + 2) * self._wide + pc + 2
+                here = at[b]
                 if not here:
                     continue
                 bits = _SHIFT[d_row - pc][fresh]  # the fixed cells as bits of the box at (pr, pc)
@@ -650,7 +670,7 @@ class Trimmer:
                         del key[(pr * cols + pc) * 512 + m]
                         self._add(pr, pc, m & ~hit, cnt[e] - v * _POP[hit], label[e])
                 if killed:
-                    at[pr * cols + pc] = [e for e in here if alive[e]]
+                    at[b] = [e for e in here if alive[e]]
 
     # -- rules -----------------------------------------------------------------------------
     def _basic(self, e: int) -> None:
@@ -724,44 +744,38 @@ class Trimmer:
         dies (a later one meets e when that one is looked at, if e still lives: so every two
         equations that live at the end were compared)."""
         msk, cnt, alive, at = self._msk, self._cnt, self._alive, self._at
-        cols, overlap = self.cols, overlap_rule
+        overlap = overlap_rule
         er, ec, mine, ce = self._ar[e], self._ac[e], msk[e], cnt[e]
-        # the boxes that can hold a cell of e: anchored up to 2 rows and columns before its
-        # first cell, and not after its last (its mask is normalised: it starts at the anchor)
-        last_r, last_c = er + _HEIGHT[mine] - 1, ec + _WIDTH[mine] - 1
-        first_c = ec - 2 if ec >= 2 else 0
-        for pr in range(er - 2 if er >= 2 else 0, last_r + 1):
-            d_row = (pr - er + 2) * 5 + 2 - ec
-            for pc in range(first_c, last_c + 1):
-                here = at[pr * cols + pc]
-                if not here:
+        base = (er + 2) * self._wide + ec + 2
+        for delta, d, dr, dc in self._boxes[mine] or _boxes_of(mine, self._wide):
+            here = at[base + delta]
+            if not here:
+                continue
+            into_e, into_f = _SHIFT[d], _SHIFT[24 - d]
+            for f in here:  # in the order made: the earlier ones only
+                if f >= e:
+                    break
+                if not alive[f]:
                     continue
-                d = d_row + pc
-                into_e, into_f = _SHIFT[d], _SHIFT[24 - d]
-                for f in here:  # in the order made: the earlier ones only
-                    if f >= e:
-                        break
-                    if not alive[f]:
-                        continue
-                    mf = msk[f]
-                    other = into_e[mf]
-                    shared = mine & other
-                    if not shared:
-                        continue
-                    only_e, only_f = mine & ~other, mf & ~into_f[mine]
-                    cf = cnt[f]
-                    if not only_e:  # subset: the rest of f is an equation
-                        self._subset(e, f, pr, pc, only_f, cf - ce)
-                    elif not only_f:
-                        self._subset(f, e, er, ec, only_e, ce - cf)
-                    elif ce - cf >= _POP[only_e] or cf - ce >= _POP[only_f] or cf == 0 or cf == _POP[mf]:
-                        # overlap: bound the shared mines; fix private parts left no choice. With e's
-                        # count strictly between 0 and its cells (else the basic rules took it), the
-                        # rule acts exactly when this holds: most pairs skip the call
-                        low, high, fix_e, fix_f = overlap(ce, _POP[only_e], _POP[shared], cf, _POP[only_f])
-                        self._overlap(f, e, (pr, pc, only_f, fix_f), (er, ec, only_e, fix_e), shared, low, high)
-                    if not alive[e]:
-                        return
+                mf = msk[f]
+                other = into_e[mf]
+                shared = mine & other
+                if not shared:
+                    continue
+                only_e, only_f = mine & ~other, mf & ~into_f[mine]
+                cf = cnt[f]
+                if not only_e:  # subset: the rest of f is an equation
+                    self._subset(e, f, er + dr, ec + dc, only_f, cf - ce)
+                elif not only_f:
+                    self._subset(f, e, er, ec, only_e, ce - cf)
+                elif ce - cf >= _POP[only_e] or cf - ce >= _POP[only_f] or cf == 0 or cf == _POP[mf]:
+                    # overlap: bound the shared mines; fix private parts left no choice. With e's
+                    # count strictly between 0 and its cells (else the basic rules took it), the
+                    # rule acts exactly when this holds: most pairs skip the call
+                    low, high, fix_e, fix_f = overlap(ce, _POP[only_e], _POP[shared], cf, _POP[only_f])
+                    self._overlap(f, e, (er + dr, ec + dc, only_f, fix_f), (er, ec, only_e, fix_e), shared, low, high)
+                if not alive[e]:
+                    return
 
     def _subset(self, small: int, big: int, ar: int, ac: int, mask: int, count: int) -> None:
         """subset: big's cells outside small's (a mask anchored at ar, ac) hold count mines."""
@@ -1147,7 +1161,7 @@ class Trimmer:
         around = []  # the live equations anchored near e, e first
         for r in range(max(0, ar - reach), min(self.rows, ar + reach + 1)):
             for c in range(max(0, ac - reach), min(cols, ac + reach + 1)):
-                around += [f for f in self._at[r * cols + c] or () if self._alive[f] and f != e]
+                around += [f for f in self._at[(r + 2) * self._wide + c + 2] or () if self._alive[f] and f != e]
         equations = [(self._names[self._label[f]], self._cells(self._ar[f], self._ac[f], self._msk[f]), self._cnt[f])
                      for f in [e, *sorted(around)]]
         region = sorted({x for _, eq_cells, _ in equations for x in eq_cells})
