@@ -588,7 +588,10 @@ class Trimmer:
 
     def _fix(self, x: int, v: int) -> None:
         """Fix cell x to v (rule: substitute): every equation holding it is replaced by one
-        without it."""
+        without it. Without the proof, as `_fix_mask` fixes a mask's cells."""
+        if not self.proof:
+            self._fix_mask(*divmod(x, self.cols), 1, v)
+            return
         value = self._value
         if value[x] >= 0:
             if value[x] != v:
@@ -630,47 +633,46 @@ class Trimmer:
         hold both to trimming by the book); the equations between come in another order."""
         cols, value = self.cols, self._value
         a = ar * cols + ac
-        cells = [a + off for off in self._offsets[mask]]
-        if len(cells) == 1 or self.proof:
-            for x in cells:
-                self._fix(x, v)
+        if self.proof:
+            for off in self._offsets[mask]:
+                self._fix(a + off, v)
             return
-        for x in cells:
-            if value[x] >= 0 and value[x] != v:
-                raise self._clash((), lambda: f"{self.name(x)} would have to be both empty and a mine")
         fresh = 0  # the mask's cells still open, as bits of its box
-        for x, off_bit in zip(cells, _BITS[mask]):
+        for off, bit in zip(self._offsets[mask], _BITS[mask]):
+            x = a + off
             if value[x] < 0:
                 value[x] = v
                 self._fixed.append(x)
-                fresh |= off_bit
+                fresh |= bit
+            elif value[x] != v:
+                raise self._clash((), str)
         if not fresh:
             return
         self.open -= _POP[fresh]
         at, msk, alive, cnt, label, key = self._at, self._msk, self._alive, self._cnt, self._label, self._key
-        last_r, last_c = ar + _HEIGHT[fresh] - 1, ac + _WIDTH[fresh] - 1
-        first_c = ac - 2 if ac >= 2 else 0
-        for pr in range(ar - 2 if ar >= 2 else 0, last_r + 1):
-            d_row = (ar - pr + 2) * 5 + 2 + ac
-            for pc in range(first_c, last_c + 1):
-                b = (pr + 2) * self._wide + pc + 2
-                here = at[b]
-                if not here:
-                    continue
-                bits = _SHIFT[d_row - pc][fresh]  # the fixed cells as bits of the box at (pr, pc)
-                if not bits:
-                    continue
-                killed = False
-                for e in here:  # an equation added meanwhile lacks the bits
-                    m = msk[e]
-                    hit = m & bits
-                    if hit and alive[e]:
-                        alive[e] = False
-                        killed = True
-                        del key[(pr * cols + pc) * 512 + m]
-                        self._add(pr, pc, m & ~hit, cnt[e] - v * _POP[hit], label[e])
-                if killed:
-                    at[b] = [e for e in here if alive[e]]
+        dr, dc, fresh = _NORM[fresh]
+        ar += dr
+        ac += dc
+        base = (ar + 2) * self._wide + ac + 2
+        for delta, d, br, bc in self._boxes[fresh] or _boxes_of(fresh, self._wide):
+            here = at[base + delta]
+            if not here:
+                continue
+            bits = _SHIFT[24 - d][fresh]  # the fixed cells as bits of the box at (ar + br, ac + bc)
+            if not bits:
+                continue
+            killed = False
+            for e in here:  # an equation added meanwhile lacks the bits
+                m = msk[e]
+                hit = m & bits
+                if hit and alive[e]:
+                    alive[e] = False
+                    killed = True
+                    pr, pc = ar + br, ac + bc
+                    del key[(pr * cols + pc) * 512 + m]
+                    self._add(pr, pc, m & ~hit, cnt[e] - v * _POP[hit], label[e])
+            if killed:
+                at[base + delta] = [e for e in here if alive[e]]
 
     # -- rules -----------------------------------------------------------------------------
     def _basic(self, e: int) -> None:
