@@ -147,6 +147,28 @@ def test_overlap_contradiction():
         t.rule_pairwise()
 
 
+def test_the_pairwise_loop_skips_overlap_exactly_where_it_would_do_nothing():
+    """Trimmer._pair calls overlap_rule only when the counts differ by at least one side's own
+    cells (or the earlier equation's count is 0 or all its cells): for every pair of overlapping
+    equations it can meet (the later one's count strictly inside, the basic rules took the rest),
+    that is exactly when the rule fixes a cell or finds a contradiction."""
+    from recon.rules.trim import overlap_rule
+
+    pairs = 0
+    for shared in range(1, 9):
+        for only_a in range(1, 10 - shared):
+            for only_b in range(1, 10 - shared):
+                for count_a in range(1, only_a + shared):
+                    for count_b in range(0, only_b + shared + 1):
+                        low, high, fix_a, fix_b = overlap_rule(count_a, only_a, shared, count_b, only_b)
+                        acts = low > high or fix_a >= 0 or fix_b >= 0
+                        called = (count_a - count_b >= only_a or count_b - count_a >= only_b
+                                  or count_b == 0 or count_b == only_b + shared)
+                        assert acts == called, (count_a, only_a, shared, count_b, only_b)
+                        pairs += 1
+    assert pairs == 8088
+
+
 # -- elimination --------------------------------------------------------------------------
 
 
