@@ -3,8 +3,9 @@
 1. The single-clue rules run as the search's propagation (cheap, counts only).
 2. If cells stay open, trimming (pairwise rules, elimination: recon.rules.trim, run without its
    written proof) works on the open cells alone, with the fixed cells substituted into the clues.
-3. Every cell fixed so far is a fact (deduced, never guessed: no solution differs there), and
-   backtracking with propagation and backjumping enumerates the rest from that state.
+3. Every cell fixed so far is a fact (deduced, never guessed: no solution differs there). When
+   every cell is fixed, that is the one solution; otherwise backtracking with propagation and
+   backjumping enumerates the rest from that state.
 
 Steps 1 and 2 are sound, and step 3 is complete, so the engine is complete: the count it reports
 is exact when the search runs out. It also grades the puzzle like `recon explain`: basic when step
