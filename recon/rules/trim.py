@@ -310,7 +310,6 @@ def _boxes_of(mask: int, wide: int) -> list[tuple[int, int, int, int]]:
     return boxes[mask]
 
 
-
 def _offsets(cols: int) -> list[tuple[int, ...]]:
     """For each mask, the row-major offsets of its cells from the anchor, on a grid this wide."""
     if cols not in _OFFSETS:
@@ -325,7 +324,8 @@ class Trimmer:
 
     proof: write each step down (the trace `recon explain` prints). Without it the same rules
     fix the same cells and show the same grade, faster (several cells fixed by one rule leave the
-    equations at once: `_fix_mask`), and a contradiction says only that the clues clash. max_cells: elimination runs on connected groups of open cells up to this size.
+    equations at once: `_fix_mask`), and a contradiction says only that the clues clash.
+    max_cells: elimination runs on connected groups of open cells up to this size.
     cases: split cases (`rule_cases`) when every other rule stalls: a proof a person can follow
     further, where the solvers would search instead.
     """
@@ -415,9 +415,10 @@ class Trimmer:
         self._loaded = 0  # equations 0.._loaded-1 are the clues as given (whole)
         self._derived = 0
         self._derived_from: dict[str, tuple[str, str]] = {}  # e<k> -> the two it came from (proof)
-        # by anchor (row-major): the equations anchored there, dead ones too
-        # (two rows above and two columns left of the grid too, None, so that the boxes around
-        # an equation need no clipping: anchor (r, c) is at (r + 2) * _wide + c + 2)
+        # by anchor (row-major): the live equations anchored there, in the order made (a fix
+        # drops the ones it kills); two rows above and two columns left of the grid too, None, so
+        # that the boxes around an equation need no clipping: anchor (r, c) is at
+        # (r + 2) * _wide + c + 2
         self._wide = self.cols + 2
         self._at: list[list[int] | None] = [None] * ((self.rows + 2) * self._wide)
         self._boxes = _BOXES.setdefault(self._wide, [None] * 512)
@@ -645,7 +646,7 @@ class Trimmer:
                 self._fixed.append(x)
                 fresh |= bit
             elif value[x] != v:
-                raise self._clash((), str)
+                raise self._clash((), str)  # without the proof the clash is not put in words
         if not fresh:
             return
         self.open -= _POP[fresh]
