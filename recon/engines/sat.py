@@ -238,24 +238,14 @@ def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadl
     ks = np.flatnonzero(problem.known.ravel())
     counts, widths, windows = problem.clues.ravel()[ks], sizes[ks], cells[ks]
     constraints = int((counts < widths).sum() + (counts > 0).sum())
-    add = solver.add_atmost  # _add_exactly written out: a call per clue was a tenth of a small solve
-    for i, (lits, negated, k, w) in enumerate(zip(windows.tolist(), (-windows).tolist(), counts.tolist(), widths.tolist())):
+    for i, (lits, k, w) in enumerate(zip(windows.tolist(), counts.tolist(), widths.tolist())):
         if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
             raise TimeUp
-        if w < 9:  # a window cut by the grid's edge: its literals are packed left, 0 after
-            lits, negated = lits[:w], negated[:w]
-        if k < w:
-            add(lits, k)
-        if k > 0:
-            add(negated, w - k)
+        _add_exactly(solver, lits[:w], k)  # the window's literals are packed left, 0 after
     for i, (_, _, lits, k) in enumerate(pairs):
         if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
             raise TimeUp
-        w = len(lits)
-        if k < w:
-            add(lits, k)
-        if k > 0:
-            add([-x for x in lits], w - k)
+        _add_exactly(solver, lits, k)
     if problem.fixed is not None:  # a fixed cell: a unit clause
         for x in np.flatnonzero(problem.fixed.ravel() != OPEN).tolist():
             solver.add_clause([x + 1 if problem.fixed.flat[x] else -(x + 1)])
