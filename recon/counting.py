@@ -34,7 +34,7 @@ CROSSCHECK_COUNT = 2_000
 #: The check of a partial status's count gives up after this long, or sooner when the time limit
 #: of the count runs out: plain enumeration first, for at most PLAIN_SECONDS of it; then, for a
 #: count of at most MILP_CHECK_COUNT, MILP (plain enumeration did not finish on search-grade
-#: puzzles from 12x12 on, where MILP proves the one solution in 0.01-0.1 s: docs/performance.md).
+#: puzzles from 12x12 on, where MILP proves the one solution in 0.01-0.1 s: docs/decisions.md).
 CROSSCHECK_SECONDS = 5.0
 PLAIN_SECONDS = 0.3
 MILP_CHECK_COUNT = 10
@@ -51,7 +51,7 @@ QUICK_ASSIGNMENTS = 2_000
 #: The super cells' search gives up (as past its limit) once it has visited more than SUPER_NODES
 #: nodes and SUPER_NODES_PER_LEAF per assignment found: on a 20x20 search-grade puzzle without
 #: one clue (61 solutions) its weak bounds walked millions of dead ends for 10 s, where SAT lists
-#: the solutions in milliseconds (docs/performance.md).
+#: the solutions in milliseconds (docs/decisions.md).
 SUPER_NODES = 100_000
 SUPER_NODES_PER_LEAF = 100
 #: A full status's probabilities are listed (an exact fraction per cell) up to this many cells.

@@ -1109,7 +1109,7 @@ def test_on_a_strip_one_cell_wide_the_pairwise_rules_solve_every_unique_puzzle(k
     """Every puzzle with one solution on a 1xk or kx1 strip, checked against all 2^k fields by
     brute force, is solved by the pairwise rules (every clue subset of every field: minimal ones
     are among them). This is the evidence behind trying one field, not 200, when an elimination
-    or search puzzle is asked on a strip (docs/performance.md carries the check to 14 cells)."""
+    or search puzzle is asked on a strip (docs/decisions.md carries the check to 14 cells)."""
     from itertools import product
 
     shape = (1, k) if wide else (k, 1)

@@ -64,3 +64,19 @@ def test_the_quick_start_commands_run(monkeypatch, tmp_path):
 def test_the_readme_is_short():
     assert len(README) < 16_000
     assert len(README.encode("utf-8")) < 16_000  # as bytes too (×, →, ≡ take two or three)
+
+
+def test_every_file_the_docs_and_the_code_point_to_exists():
+    """Markdown links in the README and docs/, and the "docs/....md" the code's comments name,
+    lead somewhere: the log moving out of performance.md into decisions.md must not leave
+    pointers behind."""
+    missing = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if not target.startswith(("http://", "https://")) and not (page.parent / target).exists():
+                missing.append(f"{page.name} -> {target}")
+    for source in sorted([*(ROOT / "recon").rglob("*.py"), *(ROOT / "tests").glob("*.py"), *(ROOT / "bench").glob("*.py")]):
+        for target in set(re.findall(r"\bdocs/[\w-]+\.md", source.read_text())):
+            if not (ROOT / target).exists():
+                missing.append(f"{source.relative_to(ROOT)} -> {target}")
+    assert not missing

@@ -24,7 +24,7 @@ from .jit import kernel
 # a pool where it has room for cp[i] entries; a row that outgrows its room moves to the pool's end
 # (top[0]), and a full pool is compacted. occ[col] is a bitset of the rows with an entry in col, so
 # the rows a column touches are found without looking at the others (sparse rows beat dense ones:
-# docs/performance.md).
+# docs/decisions.md).
 _BIG = 2.0**62  # past this a coefficient could overflow: trim_outcome then asks trim (Python integers)
 
 

@@ -21,7 +21,7 @@ a clause that prunes every later branch like it. Two uses:
   asked first: small solvers, one per tile of the grid, find the second solutions that differ
   from the field only near the clue, without a whole-grid solution per "yes".
 
-The solvers were chosen by measurement on generated search puzzles (docs/performance.md):
+The solvers were chosen by measurement on generated search puzzles (docs/decisions.md):
 Gluecard 4's native cardinality constraints beat Minicard, and Glucose on a clausal encoding spent
 most of its time building clauses in Python; for generation, batches beat one solver holding
 every clue under a selector.
@@ -46,7 +46,7 @@ SOLVER = "gluecard4"
 ORACLE_BATCH_SOLVER = "gluecard4"
 #: A batch of SecondSolution holds max(BATCH_MIN, cells // BATCH_PARTS) clues: about ten solvers
 #: are built per puzzle (batch sizes from 200 to 1000 measured alike; one solver with every clue
-#: under a selector was slower: docs/performance.md).
+#: under a selector was slower: docs/decisions.md).
 BATCH_MIN = 200
 BATCH_PARTS = 10
 #: A solve with a deadline first runs this many conflicts without a timer thread (see
@@ -66,7 +66,7 @@ LOCAL_MIN_CELLS = 2500
 #: A total number of mines over more open cells than this is not given to SAT by `auto` or the
 #: count: with such a total the solver can run for minutes without seeing its interrupt, far past
 #: any time limit (half-opened classic boards: 16x30 with 130 mines, 305 open cells, 4 s; 25x25
-#: with 200, about 410 open, over 10 s; docs/performance.md). MILP and the group count take them.
+#: with 200, about 410 open, over 10 s; docs/decisions.md). MILP and the group count take them.
 TOTAL_OPEN_CELLS = 100
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
@@ -114,7 +114,7 @@ def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
 #: The clue pairs whose difference `clue_pairs` adds, as offsets (rows, cols) from the first clue:
 #: the neighbours to the right and below. The diagonal pairs as well made generation slower, and
 #: `solve` too: building their constraints cost more than the conflicts they spared
-#: (docs/performance.md).
+#: (docs/decisions.md).
 PAIR_OFFSETS = ((0, 1), (1, 0))
 
 

@@ -60,7 +60,7 @@ class Puzzle:
 #: Orders of clue removal tried per field before the next field is drawn.
 ORDERS = 20
 #: Strips one cell wide: every puzzle with one solution up to this many cells is solved by the
-#: pairwise rules (tests/test_puzzle.py checks it to 10 cells, docs/performance.md to 14), so an
+#: pairwise rules (tests/test_puzzle.py checks it to 10 cells, docs/decisions.md to 14), so an
 #: elimination or search request there tries one field and one order, not 200 fields of 20.
 STRIP_CHECKED = 14
 

@@ -21,7 +21,7 @@ from ..rules.trim import ELIMINATION_MAX_CELLS
 #: How elimination-grade generation's first pass starts (`Options.first_part`): "advanced",
 #: advanced generation's removals first (each keeps the puzzle trimmed), then the clues left with
 #: SAT and trimming; "local", every clue the check near it settles first, then the others;
-#: None, one pass that tries each clue in turn. The puzzles differ; docs/performance.md (the log) says why
+#: None, one pass that tries each clue in turn. The puzzles differ; docs/decisions.md says why
 #: "advanced" is the default.
 FIRST_PARTS = ("advanced", "local", None)
 

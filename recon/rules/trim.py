@@ -1473,7 +1473,7 @@ def _solve_combination(columns, coefs: dict[int, int], rhs: int):
     Gauss-Jordan elimination over the integers on sparse rows (one per cell, one for the counts;
     column j an equation, column n the row asked for), each row kept divided by the gcd of its
     entries: the reduced form, and so the multipliers, are those of elimination over fractions,
-    which took seconds a step on large groups (docs/performance.md)."""
+    which took seconds a step on large groups (docs/decisions.md)."""
     n = len(columns)
     by_cell: dict[int, dict[int, int]] = {}
     for j, (col, _) in enumerate(columns):
