@@ -28,10 +28,13 @@ median clue fraction of each too.
 scratch); the same puzzles either way (checked).
 
     python bench/bench_puzzle.py --sizes 60 100 --only advanced elimination search --order-ab
+    python bench/bench_puzzle.py --sizes 20 30 --only advanced elimination search --extras-ab
 
 --order-ab does it for each difficulty asked with clues removed tile by tile (the default,
 `Options.order_tile`) and in plain random order (order_tile = 1). The puzzles differ, so it
-prints the median clue fraction of each too.
+prints the median clue fraction of each too. --extras-ab does it for each difficulty with the
+extra it leans on and without it (numba for advanced and elimination, python-sat for search): the
+same puzzles either way (checked).
 """
 
 from __future__ import annotations
@@ -58,9 +61,12 @@ def main(argv=None):
     parser.add_argument("--first-part-ab", action="store_true", help="elimination only: first_part advanced or local")
     parser.add_argument("--warm-ab", action="store_true", help="elimination only: trims started warm (warm_block) or cold")
     parser.add_argument("--order-ab", action="store_true", help="clues removed tile by tile (order_tile) or in plain random order")
+    parser.add_argument("--extras-ab", action="store_true", help="with the extras or without: numba (advanced, elimination), python-sat (search)")
     args = parser.parse_args(argv)
     if args.order_ab:
         return order_ab(args)
+    if args.extras_ab:
+        return extras_ab(args)
     if args.warm_ab:
         return warm_ab(args)
     if args.local_ab:
@@ -110,6 +116,19 @@ def order_ab(args):
         if difficulty != "basic":
             print(f"\n{difficulty}:")
             ab(args, difficulty, "tiles", lambda on: Options() if on else Options(order_tile=1), same=False)
+
+
+def extras_ab(args):
+    """Generation with the extra each grade leans on and without it, per seed: numba for advanced
+    and elimination (compiled=False), python-sat for search (sat=False, MILP certifies, as on the
+    base install). The README's and `recon generate`'s "N times faster with the extra" come from
+    this table."""
+    without = {"advanced": Options(compiled=False), "elimination": Options(compiled=False),
+               "search": Options(sat=False, certifier="milp")}
+    for difficulty in args.only:
+        if difficulty in without:
+            print(f"\n{difficulty}:")
+            ab(args, difficulty, "the extra", lambda on: Options() if on else without[difficulty])
 
 
 def ab(args, difficulty, what, options, same=True):

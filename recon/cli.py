@@ -32,9 +32,14 @@ from .solver import ENGINE_CHOICES, TotalTooLarge, plan, solve
 
 #: From this many cells, generation without an extra takes seconds where it would take a fraction
 #: of one with it, so the report says which extra to install (docs/performance.md has the numbers).
-SAT_HINT_CELLS = 400
-#: How much faster numba makes generation at 20x20, by grade (docs/performance.md).
-NUMBA_HINTS = {"advanced": "15x", "elimination": "25-30x"}
+EXTRA_HINT_CELLS = 400
+#: By grade: the extra generation leans on, what installs it, and how much faster it makes
+#: generation (bench/bench_puzzle.py --extras-ab; docs/performance.md).
+EXTRA_HINTS = {
+    "advanced": ("numba", "fast,sat", "14x at 20x20, 17x at 30x30"),
+    "elimination": ("numba", "fast,sat", "25x at 20x20, 40x at 30x30"),
+    "search": ("python-sat", "sat", "10x at 20x20, 26x at 30x30"),
+}
 #: Seconds between two progress lines of recon generate.
 PROGRESS_SECONDS = 1.0
 
@@ -955,11 +960,11 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             f"({puzzle.clue_count / clues.size:.1%}), grade {puzzle.grade}, {kind}; certified unique by {puzzle.certificate}; "
             f"{puzzle.seconds:.2f} s\n"
         )
-        if args.difficulty == "search" and not SAT_AVAILABLE and clues.size >= SAT_HINT_CELLS:
-            stderr.write("(python-sat is not installed: pip install 'recon[sat]' makes search-grade generation 25-50x faster)\n")
-        if args.difficulty in NUMBA_HINTS and not COMPILED_AVAILABLE and clues.size >= SAT_HINT_CELLS:
-            stderr.write(f"(numba is not installed: pip install 'recon[fast,sat]' makes {args.difficulty}-grade generation "
-                         f"{NUMBA_HINTS[args.difficulty]} faster at 20x20)\n")
+        if args.difficulty in EXTRA_HINTS and clues.size >= EXTRA_HINT_CELLS:
+            extra, install, faster = EXTRA_HINTS[args.difficulty]
+            if not (SAT_AVAILABLE if extra == "python-sat" else COMPILED_AVAILABLE):
+                stderr.write(f"({extra} is not installed: pip install 'recon[{install}]' makes {args.difficulty}-grade "
+                             f"generation {faster} faster)\n")
     header = f"# {command}\n"
     if args.field:
         write_atomically(args.field, header + format_field(field))

@@ -219,3 +219,30 @@ def test_only_the_options_that_order_the_clues_change_the_puzzle(difficulty, sha
         assert np.array_equal(made(**speed), default), speed
     for order in [{"order_tile": 1}, {"pairwise_near": 2}]:
         assert not np.array_equal(made(**order), default), order
+
+
+@pytest.mark.parametrize("difficulty, flag, extra", [("advanced", "COMPILED_AVAILABLE", "numba"),
+                                                     ("elimination", "COMPILED_AVAILABLE", "numba"),
+                                                     ("search", "SAT_AVAILABLE", "python-sat")])
+def test_generate_names_the_missing_extra_and_what_it_is_worth(monkeypatch, difficulty, flag, extra):
+    """Without the extra a grade leans on, `recon generate` says which to install and how much
+    faster it makes that grade (the numbers of bench_puzzle.py --extras-ab); with it, or on a grid
+    too small to matter, it says nothing."""
+    import recon.cli as cli
+
+    installed = {"COMPILED_AVAILABLE": cli.COMPILED_AVAILABLE, "SAT_AVAILABLE": cli.SAT_AVAILABLE}
+
+    def hint(rows, missing):
+        for name, value in installed.items():
+            monkeypatch.setattr(cli, name, value and not (missing and name == flag))
+        err = io.StringIO()
+        assert main(["generate", str(rows), "20", "50", "--puzzle", "--difficulty", difficulty, "--seed", "1"],
+                    stdout=io.StringIO(), stderr=err) == 0
+        return [line for line in err.getvalue().splitlines() if "is not installed" in line]
+
+    shown = hint(20, missing=True)
+    assert len(shown) == 1 and shown[0].startswith(f"({extra} is not installed")
+    assert f"{difficulty}-grade generation {cli.EXTRA_HINTS[difficulty][2]} faster" in shown[0]
+    assert hint(19, missing=True) == []  # under EXTRA_HINT_CELLS
+    if all(installed.values()):
+        assert hint(20, missing=False) == []
