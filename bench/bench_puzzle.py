@@ -35,6 +35,11 @@ scratch); the same puzzles either way (checked).
 prints the median clue fraction of each too. --extras-ab does it for each difficulty with the
 extra it leans on and without it (numba for advanced and elimination, python-sat for search): the
 same puzzles either way (checked).
+
+    python bench/bench_puzzle.py --sizes 60 --seeds 2 --advanced-proofs
+
+--advanced-proofs counts, for advanced generation, how many removals each of its proofs decides
+(cheapest first, as `generation.advanced.remove_advanced` asks them).
 """
 
 from __future__ import annotations
@@ -62,11 +67,14 @@ def main(argv=None):
     parser.add_argument("--warm-ab", action="store_true", help="elimination only: trims started warm (warm_block) or cold")
     parser.add_argument("--order-ab", action="store_true", help="clues removed tile by tile (order_tile) or in plain random order")
     parser.add_argument("--extras-ab", action="store_true", help="with the extras or without: numba (advanced, elimination), python-sat (search)")
+    parser.add_argument("--advanced-proofs", action="store_true", help="advanced only: how many removals each proof decides")
     args = parser.parse_args(argv)
     if args.order_ab:
         return order_ab(args)
     if args.extras_ab:
         return extras_ab(args)
+    if args.advanced_proofs:
+        return advanced_proofs(args)
     if args.warm_ab:
         return warm_ab(args)
     if args.local_ab:
@@ -129,6 +137,42 @@ def extras_ab(args):
         if difficulty in without:
             print(f"\n{difficulty}:")
             ab(args, difficulty, "the extra", lambda on: Options() if on else without[difficulty])
+
+
+def advanced_proofs(args):
+    """Advanced generation, counting which proof decides each removal (`remove_advanced`'s steps,
+    cheapest first): the check near the clue (first part), then the warm start, the proof that it
+    stays with the far cells given (first radius), the check near it at the far radius, the same
+    proof at the second radius, and the whole grid. Counts add up over the orders tried."""
+    from recon.generation import advanced
+
+    options = Options()
+    counts = Counter()
+    # which step a call is: the check near the clue and the proof that it stays by their radius
+    names = {("window_fixed_nearby", options.pairwise_near): "part 1 goes",
+             ("window_all_fixed", None): "warm start goes",
+             ("must_stay", options.pairwise_given[0]): "stays (far cells given)",
+             ("window_fixed_nearby", options.pairwise_far): "goes (near, far radius)",
+             ("must_stay", options.pairwise_given[1]): "stays (second radius)",
+             ("pairwise_window", None): "whole grid goes"}
+    for name in {name for name, _ in names}:
+        def counted(*a, _inner=getattr(advanced, name), _name=name, **k):
+            answer = _inner(*a, **k)
+            radius = a[4] if _name == "window_fixed_nearby" else a[5] if _name == "must_stay" else None
+            counts[names[_name, radius]] += bool(answer)
+            counts[names[_name, radius] + " asked"] += 1
+            return answer
+        setattr(advanced, name, counted)
+    steps = list(names.values())
+    print("| size | seed | orders | clues kept | " + " | ".join(steps) + " |")
+    print("|---|---|---|---|" + "---|" * len(steps))
+    for n in args.sizes:
+        for seed in range(args.seeds):
+            counts.clear()
+            puzzle = generate_puzzle(n, n, args.p, np.random.default_rng(seed), difficulty="advanced", options=options)
+            # the whole grid's answer is "the window is fixed", so its "no" is a clue that stays
+            cells = [f"{counts[step]} of {counts[step + ' asked']}" for step in steps]
+            print(f"| {n}x{n} | {seed} | {puzzle.tries} | {puzzle.clue_count} | " + " | ".join(cells) + " |", flush=True)
 
 
 def ab(args, difficulty, what, options, same=True):

@@ -40,9 +40,8 @@ def remove_advanced(job: Job, field: np.ndarray, order: np.ndarray, target: int 
     4. else the rules on the whole grid without c, from the warm start, fix c's window (they stop
        there; the fixpoint is then every cell).
 
-    At 60x60 (seeds 0 and 1), of about 1900 clues left after part 1, the first proof that a clue
-    stays settled 1144 and 1083, the second 375 and 402, the check at radius 10 37 and 45, and
-    the whole grid 333 and 330 (docs/performance.md).
+    The cheap proofs decide all but a few percent of the removals; `bench/bench_puzzle.py
+    --advanced-proofs` counts them, and docs/decisions.md has the counts at 60x60.
 
     stage: what the progress report calls this removal when it is part of another (elimination's).
     """
