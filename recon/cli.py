@@ -1042,9 +1042,8 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
 
     start = args.start if args.start is not None else (args.rows // 2, args.cols // 2)
     try:
-        check_request(args.rows, args.cols, args.mines, start, args.first_click == "zero", args.max_cells)
-        if args.first_click != "zero" and args.mines >= args.rows * args.cols and args.first_click == "safe":
-            raise ValueError(f"{args.mines} mines leave no safe first click")
+        check_request(args.rows, args.cols, args.mines, start, args.first_click == "zero", args.max_cells,
+                      safe=args.first_click != "any")
     except ValueError as err:
         raise UsageError(str(err)) from None
     if args.no_guess and args.first_click == "any":

@@ -179,9 +179,15 @@ def test_autoplay_plays_and_reports(tmp_path):
     code, out, _ = run("autoplay", "--games", "12", "--rows", "8", "--cols", "8", "--mines", "10", "--no-guess", "--workers", "1", "--json")
     assert code == 0 and json.loads(out)["wins"] == 12  # a no-guess board is won every time
     for argv, words in [(["--start", "10,1", "--rows", "9", "--cols", "9", "--mines", "10"], "outside"),
-                        (["--rows", "3", "--cols", "3", "--mines", "9"], "do not fit")]:
+                        (["--rows", "3", "--cols", "3", "--mines", "9"], "do not fit"),
+                        (["--rows", "2", "--cols", "2", "--mines", "4", "--first-click", "safe"], "keeps its cell free"),
+                        (["--rows", "2", "--cols", "2", "--mines", "5", "--first-click", "any"], "(4 cells)")]:
         code, _, err = run("autoplay", "--games", "1", *argv)
         assert code == 2 and words in err, err
+    # a first click that may be a mine keeps no cell free: every cell a mine is a board, lost at once
+    code, out, _ = run("autoplay", "--games", "3", "--rows", "2", "--cols", "2", "--mines", "4", "--first-click", "any",
+                       "--workers", "1", "--json")
+    assert code == 0 and json.loads(out)["wins"] == 0
 
 
 @pytest.mark.parametrize("rows, cols, mines, start, first", [(9, 9, 20, (4, 4), "zero"), (2, 12, 5, (0, 0), "safe"),

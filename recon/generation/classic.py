@@ -40,13 +40,19 @@ def first_click_cells(shape: tuple[int, int], first: tuple[int, int], zero: bool
     return window_cells(shape, *first) if zero else [first]
 
 
-def check_request(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bool, max_cells: int) -> None:
+def check_request(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bool, max_cells: int,
+                  safe: bool = True) -> None:
     """ValueError, in words, for a board that cannot be made: a first click outside it, or more
-    mines than the cells the first click leaves."""
+    mines than the cells the first click leaves (a first click that need not be safe, `safe`
+    False, leaves them all)."""
     check_size(rows, cols, max_cells, "the board")
     r, c = first
     if not (0 <= r < rows and 0 <= c < cols):
         raise ValueError(f"the first click r{r + 1}c{c + 1} is outside the {rows}x{cols} board")
+    if not safe:
+        if not 0 <= mines <= rows * cols:
+            raise ValueError(f"{mines} mines do not fit on the {rows}x{cols} board ({rows * cols} cells)")
+        return
     free = rows * cols - len(first_click_cells((rows, cols), first, zero))
     if not 0 <= mines <= free:
         keep = "its 3x3 window" if zero else "its cell"
