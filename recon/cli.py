@@ -1190,8 +1190,13 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         from .play.tui import run_game
     except ImportError:
-        raise UsageError("recon play needs Textual: pip install 'recon[play]'") from None
+        raise UsageError("play needs Textual: pip install 'recon[play]'") from None
     game = _game_of(args)
+    # Textual reads keys from stdin and draws on stderr: without a terminal on both, the game
+    # could neither be played nor seen, and would wait for ever
+    if not all(getattr(stream, "isatty", lambda: False)() for stream in (sys.__stdin__, sys.__stderr__)):
+        raise UsageError("play needs a terminal on stdin and stderr (where the game is drawn); "
+                         "to play games unattended, use recon autoplay")
     run_game(game)
     return 0
 

@@ -231,3 +231,55 @@ def test_play_reads_tatham_mines_ids(tmp_path):
     code, _, _ = run("generate", "9", "9", "--classic", "--mines", "10", "--no-guess", "--seed", "2", "--format", "mines", "--out", str(path))
     game = _game_of(build_parser().parse_args(["play", str(path), "--auto"]))
     assert code == 0 and game.state == "won"  # opened at its first click; auto finishes a no-guess board
+
+
+def _recon(*argv: str, **streams):
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", "recon", *argv], env=dict(os.environ, TERM="xterm-256color"),
+                            close_fds=True, **streams)
+
+
+def test_play_without_a_terminal_says_so_and_exits_2():
+    """Textual reads keys from stdin and draws on stderr; without a terminal there, the game would
+    wait for ever unseen, so recon play refuses at once."""
+    import subprocess
+
+    game = _recon("play", "--rows", "5", "--cols", "6", "--mines", "3", stdin=subprocess.DEVNULL,
+                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, err = game.communicate(timeout=60)
+    assert game.returncode == 2 and b"needs a terminal on stdin and stderr" in err
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
+def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q():
+    """The whole command, as a player starts it: the board and the status line drawn on the
+    terminal, then q ends the game with status 0."""
+    import os
+    import select
+    import subprocess
+    import time
+
+    master, slave = os.openpty()
+    game = _recon("play", "--rows", "5", "--cols", "6", "--mines", "3", "--seed", "1", stdin=slave,
+                  stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    shown, deadline = b"", time.monotonic() + 60
+    try:
+        while b"mines left 3" not in shown and time.monotonic() < deadline and game.poll() is None:
+            if select.select([master], [], [], 0.2)[0]:
+                shown += os.read(master, 65536)
+        assert b"mines left 3" in shown and b"click or press space to start" in shown
+        os.write(master, b"q")
+        while game.poll() is None and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+        assert game.wait(timeout=30) == 0
+    finally:
+        game.kill()
+        os.close(master)
