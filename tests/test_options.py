@@ -144,28 +144,96 @@ def test_small_grids_run_in_python_until_numbas_cache_holds_the_kernels(monkeypa
         assert (made[False] == made[True]).all()
 
 
-def test_the_cache_check_reads_numbas_index_files(tmp_path, monkeypatch):
-    """`compiled.cached()` against a cache directory we build: empty, complete, then stale (a
-    source newer than its index)."""
+def _cache_dir_in(tmp_path, monkeypatch):
+    """numba's cache directory for recon.compiled under NUMBA_CACHE_DIR=tmp_path."""
     import hashlib
     from pathlib import Path
 
     here = Path(os.path.abspath(jit.__file__)).parent
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert not compiled.cached()
     where = tmp_path / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}"
+    assert jit.cache_dir() == where
+    return where
+
+
+def test_the_cache_check_reads_numbas_index_files_and_the_stamp(tmp_path, monkeypatch):
+    """`compiled.cached()` against a cache directory we build: empty, every module but one, every
+    module without the stamp of these sources, with it, and with another stamp."""
+    where = _cache_dir_in(tmp_path, monkeypatch)
+    assert not compiled.cached()
     where.mkdir()
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    (where / jit.STAMP_FILE).write_text(jit.sources_stamp())
     for name in jit.KERNEL_MODULES[:-1]:
         (where / f"{name}._kernel-10.{tag}.nbi").write_bytes(b"")
     assert not compiled.cached()  # one module missing
-    last = where / f"{jit.KERNEL_MODULES[-1]}._kernel-10.{tag}.nbi"
-    last.write_bytes(b"")
+    (where / f"{jit.KERNEL_MODULES[-1]}._kernel-10.{tag}.nbi").write_bytes(b"")
     assert compiled.cached()
-    old = (here / f"{jit.KERNEL_MODULES[-1]}.py").stat().st_mtime - 60
-    os.utime(last, (old, old))
-    assert not compiled.cached()  # older than its source: numba would compile again
+    (where / jit.STAMP_FILE).write_text("compiled from other sources")
+    assert not compiled.cached()
+    (where / jit.STAMP_FILE).unlink()
+    assert not compiled.cached()
 
+
+def test_a_stale_cache_is_emptied_before_numba_can_load_it(tmp_path, monkeypatch):
+    """numba checks a cached kernel only against its own file, though it holds the code of the
+    kernels it calls from other files: with another stamp, every kernel entry goes (others stay)
+    and the stamp is written; with this one nothing goes; a directory that cannot be cleaned is
+    reported, so that load compiles without the cache."""
+    where = _cache_dir_in(tmp_path, monkeypatch)
+    where.mkdir()
+
+    def entries():
+        made = [where / f"{name}._kernel-10.py311.{kind}" for name in jit.KERNEL_MODULES for kind in ("nbi", "1.nbc")]
+        for path in made:
+            path.write_bytes(b"")
+        return made
+
+    stale = entries()
+    other = where / "elsewhere._f-3.py311.nbi"
+    other.write_bytes(b"")
+    (where / jit.STAMP_FILE).write_text("compiled from other sources")
+    assert jit.drop_stale_cache(where)
+    assert not any(path.exists() for path in stale) and other.exists()
+    assert (where / jit.STAMP_FILE).read_text() == jit.sources_stamp()
+    fresh = entries()
+    assert jit.drop_stale_cache(where) and all(path.exists() for path in fresh)
+    (where / jit.STAMP_FILE).unlink()
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(PermissionError("read-only")))
+    assert not jit.drop_stale_cache(where)
+
+
+def test_the_stamp_covers_every_file_a_kernel_reads_from(tmp_path, monkeypatch):
+    """Each recon function, class or module a kernel names is defined in a stamped source, and an
+    edit of any stamped source changes the stamp (so a cross-module edit empties the cache)."""
+    import importlib
+    import types
+
+    for name in jit.KERNEL_MODULES:
+        importlib.import_module(f"recon.compiled.{name}")
+    stamped = {str(path) for path in jit.stamped_sources()}
+    for kernel in jit._KERNELS:
+        for name in kernel.__code__.co_names:
+            value = kernel.__globals__.get(name)
+            if isinstance(value, types.ModuleType):
+                origin = getattr(value, "__file__", None)
+            else:
+                module = getattr(value, "__module__", None) if isinstance(value, (types.FunctionType, type)) else None
+                origin = getattr(sys.modules.get(module), "__file__", None) if module else None
+            if origin and os.path.abspath(origin).startswith(os.path.dirname(os.path.dirname(jit.__file__))):
+                assert os.path.abspath(origin) in stamped, (kernel.__name__, name, origin)
+    assert {"elimination.py", "pairwise.py", "search.py", "trim.py", "model.py", "closure.py"} <= {
+        os.path.basename(path) for path in stamped}
+    copies = []
+    for i, path in enumerate(jit.stamped_sources()):
+        copies.append(tmp_path / f"{i}_{path.name}")
+        copies[-1].write_bytes(path.read_bytes())
+    monkeypatch.setattr(jit, "stamped_sources", lambda: copies)
+    stamps = {jit.sources_stamp()}
+    for copy in copies:
+        copy.write_bytes(copy.read_bytes() + b"# an edit\n")
+        stamps.add(jit.sources_stamp())
+    assert len(stamps) == len(copies) + 1
 
 
 @pytest.mark.slow

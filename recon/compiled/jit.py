@@ -10,6 +10,7 @@ numba the Python functions still run (the tests call some of them directly), onl
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 import types
@@ -30,26 +31,121 @@ def kernel(function: types.FunctionType) -> types.FunctionType:
     return function
 
 
-def cached() -> bool:
-    """Does numba's on-disk cache hold this package's kernels, newer than their sources? Read off
-    the cache's index files where numba keeps them (NUMBA_CACHE_DIR, else `__pycache__` beside
-    the sources), without importing numba. A wrong answer costs time, never a different result:
-    it only decides whether a small job compiles or runs in Python."""
+#: The file, in numba's cache directory for this package, that names the sources its entries were
+#: compiled from (`sources_stamp`).
+STAMP_FILE = "recon-kernels.stamp"
+
+
+def _here():
+    import os
+    from pathlib import Path
+
+    return Path(os.path.abspath(__file__)).parent
+
+
+def cache_dir():
+    """Where numba keeps this package's cache by default: NUMBA_CACHE_DIR/<dir name>_<sha1 of
+    the dir's path>, else `__pycache__` beside the sources (numba's own locators)."""
     import hashlib
     import os
     from pathlib import Path
 
-    here = Path(os.path.abspath(__file__)).parent
+    here = _here()
     custom = os.environ.get("NUMBA_CACHE_DIR")
-    # numba's locators: NUMBA_CACHE_DIR/<dir name>_<sha1 of the dir's path>, else __pycache__
-    where = (Path(custom) / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}" if custom
-             else here / "__pycache__")
+    return Path(custom) / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}" if custom else here / "__pycache__"
+
+
+def stamped_sources() -> list:
+    """The kernel modules and the recon modules they import names from (`from ..model import
+    OPEN`, `from ..rules import trim`), read off their import statements."""
+    here = _here()
+    return list(_imported_by(tuple(_signature(here / f"{name}.py") for name in (*KERNEL_MODULES, "jit"))))
+
+
+def _signature(path) -> tuple:
+    """A file and its size and time: what the memos below are keyed by, as numba keys its hashes."""
+    stat = path.stat()
+    return path, stat.st_mtime_ns, stat.st_size
+
+
+@functools.lru_cache(maxsize=8)
+def _imported_by(modules: tuple) -> tuple:
+    import ast
+
+    files = {path for path, _, _ in modules}
+    for path, _, _ in modules:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:
+                base = path.parent
+                for _ in range(node.level - 1):
+                    base = base.parent
+                target = base.joinpath(*node.module.split(".")) if node.module else base
+                for alias in node.names:  # `from ..rules import trim` imports a module
+                    if (target / f"{alias.name}.py").is_file():
+                        files.add(target / f"{alias.name}.py")
+                if target.with_suffix(".py").is_file():
+                    files.add(target.with_suffix(".py"))
+                elif (target / "__init__.py").is_file():
+                    files.add(target / "__init__.py")
+    return tuple(sorted(files))
+
+
+def sources_stamp() -> str:
+    """A hash of `stamped_sources` and the Python version. numba checks a cached kernel only
+    against the file that defines it, while the machine code it keeps holds every kernel it calls
+    and every global it reads, from other files too (numba's documented limit, issue 1833): an
+    edit there would leave old code in use. So the whole cache goes when this stamp changes."""
+    return _stamp(tuple(_signature(path) for path in stamped_sources()))
+
+
+@functools.lru_cache(maxsize=8)
+def _stamp(sources: tuple) -> str:
+    import hashlib
+
+    digest = hashlib.sha256(f"py{sys.version_info.major}{sys.version_info.minor}".encode())
+    for path, _, _ in sources:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def cached() -> bool:
+    """Does numba's on-disk cache hold this package's kernels, compiled from these sources? Read
+    off the cache's index files and the stamp `load` writes beside them (NUMBA_CACHE_DIR, else
+    `__pycache__` beside the sources), without importing numba. A wrong answer costs time, never
+    a different result: it only decides whether a small job compiles or runs in Python."""
+    where = cache_dir()
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
-    for name in KERNEL_MODULES:
-        source = here / f"{name}.py"
-        stamps = [f.stat().st_mtime for f in where.glob(f"{name}.*.{tag}.nbi")] if where.is_dir() else []
-        if not stamps or max(stamps) < source.stat().st_mtime:
+    try:
+        if (where / STAMP_FILE).read_text() != sources_stamp():
             return False
+    except OSError:
+        return False
+    return all(any(where.glob(f"{name}.*.{tag}.nbi")) for name in KERNEL_MODULES)
+
+
+def drop_stale_cache(where) -> bool:
+    """Make numba's cache directory `where` safe to load from: when its stamp is not this
+    package's `sources_stamp`, delete the kernels' entries and write the stamp. False when that
+    could not be done (a read-only directory): then the caller must not use the cache."""
+    import os
+
+    stamp = sources_stamp()
+    path = where / STAMP_FILE
+    try:
+        if path.read_text() == stamp:
+            return True
+    except OSError:
+        pass
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        for name in KERNEL_MODULES:
+            for entry in [*where.glob(f"{name}.*.nbi"), *where.glob(f"{name}.*.nbc")]:
+                entry.unlink(missing_ok=True)
+        temporary = where / f"{STAMP_FILE}.{os.getpid()}"
+        temporary.write_text(stamp)
+        os.replace(temporary, path)
+    except OSError:
+        return False
     return True
 
 
@@ -72,11 +168,17 @@ def load(announce: Callable[[str], None] | None = None) -> None:
     import numba
 
     from importlib import import_module
+    from pathlib import Path
 
     for name in KERNEL_MODULES:  # the package loads them on first use: all of them are compiled at once
         import_module(f"{__package__}.{name}")
     jit = numba.njit(cache=True, nogil=True)
     compiled = {function: jit(function) for function in _KERNELS}
+    # numba loads a cache entry on a kernel's first call, so the stale ones go before any call
+    where = getattr(getattr(next(iter(compiled.values())), "_cache", None), "_cache_path", None)
+    if not drop_stale_cache(Path(where) if where else cache_dir()):
+        jit = numba.njit(cache=False, nogil=True)  # a cache we cannot clean is not read: compile afresh
+        compiled = {function: jit(function) for function in _KERNELS}
     for module in [m for name, m in list(sys.modules.items()) if name.startswith(__package__ + ".")]:
         for attr, value in list(vars(module).items()):
             if isinstance(value, types.FunctionType) and value in compiled:
