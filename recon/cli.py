@@ -17,7 +17,7 @@ import numpy as np
 
 from . import __version__
 from .io.classic import (CLASSIC_FORMATS, format_board, format_endoh1, format_mines_id, is_endoh1, is_legup_minesweeper,
-                         is_mines_id, parse_endoh1)
+                         is_mines_id, looks_like_endoh1, parse_endoh1)
 from .io.files import check_writable_path, write_text_atomically
 from .io.pictures import PICTURE_FORMATS
 from .io.reading import InputError, problem_from_bytes
@@ -1210,7 +1210,7 @@ def _game_of(args: argparse.Namespace):
     if args.file is not None:
         data, name = read_input(args.file)
         first = None
-        if is_endoh1(data):
+        if is_endoh1(data) or looks_like_endoh1(data):  # a broken map gets the map reader's message
             field, mines = parse_endoh1(data, name, args.max_cells)
         elif is_mines_id(data):  # a Tatham Mines game ID, played from its first click
             from .io.classic import parse_mines_id

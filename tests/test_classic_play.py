@@ -129,3 +129,53 @@ def test_generate_classic_command(tmp_path):
     assert code == 2 and "needs one" in err
     code, _, err = run("generate", "9", "9", "20", "--no-guess")
     assert code == 2 and "--classic" in err
+
+
+@pytest.mark.parametrize("text, line, col, words, as_map", [
+    ("3 2 2\n0 1 2\n3 4 4\n", 2, 1, "(a permutation), got repeats", True),
+    ("3 2 2\n0 1 2\n3 4 9\n", 3, 5, "a number 0-5 (a cell's place in the order), got '9'", True),
+    ("3 2 2\n0 1 2\n3 4\n", 3, 3, "expected 6 numbers (3x2) after the header, got 5", True),
+    ("3 2 2\n0 1 2\n3 4 5 0\n", 3, 7, "expected 6 numbers (3x2) after the header, got 7", True),
+    ("3 2 7\n0 1 2\n3 4 5\n", 1, 5, "expected at most 6 mines, got 7", True),
+    ("0 2 0\n", 1, 1, "expected a map of at least 1x1, got 0x2", True),
+    # headers play cannot tell for a map's (it reads a field then): convert still says what is wrong
+    ("3 2\n2 0 1 2\n3 4 5\n", 1, 1, "'W H C' (width, height, mines) on its first line", False),
+    ("3 x 2\n0 1 2\n3 4 5\n", 1, 3, "expected a whole number (W, H or C of the endoh1 map), got 'x'", False),
+])
+def test_a_broken_endoh1_map_is_refused_where_it_breaks(tmp_path, text, line, col, words, as_map):
+    """The issue's bad input: a map whose numbers are not a permutation of 0..W*H-1 (or that is
+    otherwise broken) exits 2 naming its file, line and column, from `recon play` and from
+    `recon convert`; `play` reads a broken map as a map, not as a field."""
+    from recon.io.classic import looks_like_endoh1
+    from recon.io.text import FormatError
+
+    path = tmp_path / "map.txt"
+    path.write_text(text)
+    with pytest.raises(FormatError) as caught:
+        parse_endoh1(text, str(path))
+    assert (caught.value.line, caught.value.col) == (line, col) and words in caught.value.message
+    assert looks_like_endoh1(text) == as_map
+    for command in ([["play", str(path)]] if as_map else []) + [["convert", str(path), "--format", "field"]]:
+        code, _, err = run(*command)
+        assert code == 2 and f"map.txt:{line}:{col}: " in err and words in err, (command, err)
+
+
+@pytest.mark.parametrize("text, shape", [("1 5 2\n4\n3\n2\n1\n0\n", (5, 1)), ("5 1 2\n4 3 2 1 0\n", (1, 5)),
+                                         ("2 3 2\n5 0\n4 1\n3 2\n", (3, 2)), ("1 1 0\n0\n", (1, 1))])
+def test_endoh1_maps_of_every_shape_read_as_maps(text, shape):
+    """Strips, a 2-wide map and a 1x1 map (whose numbers are all 0 or 1) read as maps: the cells
+    numbered below C are the mines."""
+    from recon.io.classic import is_endoh1, looks_like_endoh1
+
+    field, mines = parse_endoh1(text)
+    numbers = np.array(text.split()[3:], dtype=int).reshape(shape)
+    assert field.shape == shape and (field == (numbers < mines)).all() and mines == int(text.split()[2])
+    assert is_endoh1(text) and (looks_like_endoh1(text) or shape == (1, 1))
+
+
+def test_play_still_reads_fields_of_ones_and_zeros():
+    """A field written 1/0 is all whole numbers too, but no number above 1: not a map."""
+    from recon.io.classic import looks_like_endoh1
+
+    assert not looks_like_endoh1("1 0 1\n0 1 0\n") and not looks_like_endoh1("101\n010\n")
+    assert looks_like_endoh1("3 2 2\n0 1 2\n3 4 4\n")

@@ -168,6 +168,18 @@ def is_endoh1(data: bytes | str) -> bool:
     return len(tokens) == 3 + cells and sorted(map(int, tokens[3:])) == list(range(cells))
 
 
+def looks_like_endoh1(data: bytes | str) -> bool:
+    """Is this meant as an endoh1 map, valid or not: whole numbers only, three on the first line
+    that has any, and a number above 1 somewhere (a field's 1/0 cells have none)? For readers
+    that take a map or a field (`recon play`): such a file gets parse_endoh1's message on what is
+    wrong, not the field reader's."""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    tokens = [t for line in lines for t in line]
+    return (bool(lines) and len(lines[0]) == 3 and all(t.isascii() and t.isdigit() for t in tokens)
+            and any(t.lstrip("0") not in ("", "1") for t in tokens))
+
+
 def parse_endoh1(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, int]:
     """Read an endoh1 map: 'W H C', then W*H numbers row by row, a permutation of 0..W*H-1; a
     cell is a mine when its number is below C. Returns (field, mines)."""
