@@ -179,3 +179,27 @@ def test_play_still_reads_fields_of_ones_and_zeros():
 
     assert not looks_like_endoh1("1 0 1\n0 1 0\n") and not looks_like_endoh1("101\n010\n")
     assert looks_like_endoh1("3 2 2\n0 1 2\n3 4 4\n")
+
+
+@pytest.mark.parametrize("text, col, words", [
+    ("3x2n2:0,0,u20", 5, "expected 2 mines in the layout (the ID's n2), got 1"),
+    ("3x2n1:3,0,u20", 7, "expected a first click inside the 3x2 board (x 0-2, y 0-1), got (3,0)"),
+    ("3x2n1:0,2,u20", 7, "got (0,2)"),
+    ("3x2n1:2,0,u20", 7, "expected a first click on a cell without a mine, got (2,0)"),
+    ("3x2n1:0,0,u2", 12, "expected 2 hex digits for 3x2 cells, got 1"),
+    ("3x2n1:0,0,m20", 1, "an unobfuscated layout"),
+])
+def test_a_broken_mines_id_is_refused_where_it_breaks(tmp_path, text, col, words):
+    """A Tatham Mines game ID whose mine count, first click or layout does not hold: exit 2 from
+    recon play, naming the column; the same ID mended plays (is read)."""
+    from recon.io.text import FormatError
+
+    with pytest.raises(FormatError) as caught:
+        parse_mines_id(text, "id.txt")
+    assert (caught.value.line, caught.value.col) == (1, col) and words in caught.value.message
+    path = tmp_path / "id.txt"
+    path.write_text(text + "\n")
+    code, _, err = run("play", str(path))
+    assert code == 2 and f"id.txt:1:{col}: " in err and words in err, err
+    field, first = parse_mines_id("3x2n1:0,0,u20")
+    assert first == (0, 0) and field.tolist() == [[False, False, True], [False, False, False]]

@@ -280,6 +280,11 @@ def parse_mines_id(text: str, path: str = "<string>", max_cells: int = MAX_CELLS
         raise FormatError(path, 1, m.start(6) + 1, f"expected {-(-rows * cols // 4)} hex digits for {cols}x{rows} cells, got {len(hexes)}")
     bits = np.array([int(h, 16) >> k & 1 for h in hexes for k in (3, 2, 1, 0)], dtype=bool)[: rows * cols]
     field = bits.reshape(rows, cols)
-    if int(field.sum()) != n or not (0 <= y < rows and 0 <= x < cols):
-        raise FormatError(path, 1, 1, f"the layout holds {int(field.sum())} mines and the ID says {n}, first click ({x},{y})")
+    if int(field.sum()) != n:
+        raise FormatError(path, 1, m.start(3) + 1, f"expected {n} mines in the layout (the ID's n{n}), got {int(field.sum())}")
+    if not (0 <= y < rows and 0 <= x < cols):
+        raise FormatError(path, 1, m.start(4) + 1, f"expected a first click inside the {cols}x{rows} board (x 0-{cols - 1}, "
+                          f"y 0-{rows - 1}), got ({x},{y})")
+    if field[y, x]:
+        raise FormatError(path, 1, m.start(4) + 1, f"expected a first click on a cell without a mine, got ({x},{y}), a mine in the layout")
     return field, (y, x)
