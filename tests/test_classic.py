@@ -188,23 +188,29 @@ def test_minesweepr_probabilities_with_the_total(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "board, extra, words",
+    "board, extra, words, where",
     [
-        ("1?\n?9\n", [], "a 9"),
-        ("4?\n??\n", [], "expected a number 0-3 at r1c1, got 4"),
-        ("1??\n??\n", [], "expected 3 cells"),
-        ("1*\n??\n", ["--mines", "0"], "the total of 0 mines cannot be met"),
-        ("1*\n??\n", ["--mines", "4"], "the total of 4 mines cannot be met"),
-        ("1*\n??\n", ["--mines", "-1"], "N must be a whole number"),
-        ("# mines: x\n1*\n??\n", [], "expected the total number of mines"),
+        ("1?\n?9\n", [], "a 9", "2:2"),
+        ("4?\n??\n", [], "expected a number 0-3 at r1c1, got 4", "1:1"),
+        ("1??\n??\n", [], "expected 3 cells", "2:3"),
+        ("1*\n??\n", ["--mines", "0"], "the total of 0 mines cannot be met", None),
+        ("1*\n??\n", ["--mines", "4"], "the total of 4 mines cannot be met", None),
+        ("1*\n??\n", ["--mines", "-1"], "N must be a whole number", None),
+        ("# mines: x\n1*\n??\n", [], "expected the total number of mines", "1:10"),
+        ("1?\n\n??\n", [], "rows must be consecutive", "2:1"),
+        ("# mines: 3\n", [], "got no rows", "1:1"),
+        ("\n  1??\n  ??x\n", [], "got 'x'", "3:5"),
+        ("1??\n???\n", ["--max-cells", "5"], "recon takes up to 5 cells", "1:1"),
     ],
 )
-def test_bad_boards_get_exit_2_with_a_message(tmp_path, capsys, board, extra, words):
+def test_bad_boards_get_exit_2_with_a_message(tmp_path, capsys, board, extra, words, where):
+    """Each refusal names the file, line and column (1-based) of what is wrong."""
     path = tmp_path / "board.txt"
     path.write_text(board)
     code, out, err = run("solve", str(path), "--classic", *extra)
     err += capsys.readouterr().err  # argparse writes its own errors to sys.stderr
     assert code == 2 and not out and words in err, err
+    assert where is None or f"board.txt:{where}: " in err, err
 
 
 def test_mines_without_classic_is_refused(tmp_path):
