@@ -249,11 +249,15 @@ def test_legup_minesweeper_is_read_as_classic_without_a_flag(name, count, unique
     assert code == 2 and "classic board" in err
 
 
-@pytest.mark.parametrize("value, words", [("9", "value='9'"), ("-3", "value='-3'"), ("x", "value='x'")])
-def test_legup_minesweeper_errors_quote_the_value(tmp_path, value, words):
+@pytest.mark.parametrize("value, x, words", [
+    ("9", "1", "value='9'"), ("-3", "1", "value='-3'"), ("x", "1", "value='x'"),
+    ("6", "1", "expected a number 0-5 at x=1 y=0, got 6: the cell has 5 neighbours"),
+    ("1", "3", "expected a cell inside the 3x2 board, got x='3' y='0'"),
+])
+def test_legup_minesweeper_errors_quote_the_value(tmp_path, value, x, words):
     path = tmp_path / "m.xml"
     path.write_text(f'<Legup><puzzle name="Minesweeper"><board height="2" width="3"><cells>\n'
-                    f'<cell value="{value}" x="1" y="0"/></cells></board></puzzle></Legup>\n')
+                    f'<cell value="{value}" x="{x}" y="0"/></cells></board></puzzle></Legup>\n')
     code, _, err = run("solve", str(path))
     assert code == 2 and err.startswith(f"{path}:2:") and words in err, err
 
