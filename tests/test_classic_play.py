@@ -203,3 +203,12 @@ def test_a_broken_mines_id_is_refused_where_it_breaks(tmp_path, text, col, words
     assert code == 2 and f"id.txt:1:{col}: " in err and words in err, err
     field, first = parse_mines_id("3x2n1:0,0,u20")
     assert first == (0, 0) and field.tolist() == [[False, False, True], [False, False, False]]
+
+
+@pytest.mark.parametrize("rows, cols", [(60, 60), (2, 400), (400, 2)])
+def test_no_guess_generation_past_its_time_limit_is_undecided(rows, cols):
+    """A time limit that runs out gives exit 4 and says so, with no board printed: never a board
+    that was not certified."""
+    code, out, err = run("generate", str(rows), str(cols), "--classic", "--mines", str(rows * cols // 5), "--no-guess",
+                         "--first-click", "safe", "--time-limit", "0.001")
+    assert code == 4 and out == "" and "no no-guess board within the time limit of 0.001 s" in err, err
