@@ -964,7 +964,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             extra, install, faster = EXTRA_HINTS[args.difficulty]
             if not (SAT_AVAILABLE if extra == "python-sat" else COMPILED_AVAILABLE):
                 stderr.write(f"({extra} is not installed: pip install 'recon[{install}]' makes {args.difficulty}-grade "
-                             f"generation {faster} faster)\n")
+                             f"generation faster: {faster})\n")
     header = f"# {command}\n"
     if args.field:
         write_atomically(args.field, header + format_field(field))

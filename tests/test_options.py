@@ -310,7 +310,7 @@ def test_generate_names_the_missing_extra_and_what_it_is_worth(monkeypatch, diff
 
     shown = hint(20, missing=True)
     assert len(shown) == 1 and shown[0].startswith(f"({extra} is not installed")
-    assert f"{difficulty}-grade generation {cli.EXTRA_HINTS[difficulty][2]} faster" in shown[0]
+    assert shown[0].endswith(f"{difficulty}-grade generation faster: {cli.EXTRA_HINTS[difficulty][2]})")
     assert hint(19, missing=True) == []  # under EXTRA_HINT_CELLS
     if all(installed.values()):
         assert hint(20, missing=False) == []
