@@ -26,6 +26,12 @@ SEEDS = [
     b'<cell value="2" x="0" y="0"/><cell value="10" x="1" y="1"/></cells></board></puzzle></Legup>\n',
     b"0\n",
     b"9\n",
+    # classic Minesweeper: a board with its total, LEGUP's, an endoh1 map, a Tatham Mines game ID
+    b"# mines: 3\n1?*\n12?\n??1\n",
+    b'<Legup><puzzle name="Minesweeper"><board height="2" width="3"><cells>'
+    b'<cell value="1" x="0" y="0"/><cell value="-1" x="1" y="0"/></cells></board></puzzle></Legup>\n',
+    b"3 2 2\n0 1 2\n3 4 5\n",
+    b"3x2n1:0,0,u20\n",
 ]
 EXTRA = ["\u00b2", "\u2463", "\u0663", "\ufeff", "\u00a0", "x", "*", "#", "<", ":", "\r", "\t", " ", "?", "-1", "99999999999999"]
 COMMANDS = [
@@ -34,6 +40,10 @@ COMMANDS = [
     ["count", "--time-limit", "2", "--probabilities"],
     ["explain", "--time-limit", "2"],
     ["convert", "--format", "mosaic"],
+    ["solve", "--classic", "--time-limit", "2"],
+    ["count", "--classic", "--time-limit", "2", "--probabilities"],
+    ["explain", "--classic", "--time-limit", "2", "--json"],
+    ["convert", "--format", "field"],
 ]
 ANSWERS = {0, 1, 2, 3, 4}
 

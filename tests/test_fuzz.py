@@ -27,3 +27,30 @@ def test_no_random_bytes_end_in_an_internal_error(tmp_path, data, command):
     path = str(tmp_path / "input.txt")
     code, err = run_one(path, data, command)
     assert judge(code, err, path) is None, (data, command, code, err)
+
+
+PLAYABLE = [seed for seed in SEEDS if seed.startswith((b"3 2 2", b"3x2n1", b"# mines"))] + [b"x_x\n_x_\n", b"101\n010\n"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.sampled_from(PLAYABLE), edits=st.integers(1, 6), salt=st.integers(0, 2**32 - 1))
+def test_what_play_reads_is_a_game_or_a_refusal(tmp_path, seed, edits, salt):
+    """`recon play FILE` takes an endoh1 map, a Tatham Mines game ID or a field; the game itself
+    needs a terminal, so its reader (`cli._game_of`) is fuzzed alone: each malformed file gives a
+    game whose field holds its mine count, or a FormatError or UsageError (exit 2 with the place),
+    nothing else."""
+    from recon.cli import UsageError, _game_of, build_parser
+    from recon.io.text import FormatError
+
+    data = mutate(seed, random.Random(salt), edits)
+    path = tmp_path / "input.txt"
+    path.write_bytes(data)
+    try:
+        game = _game_of(build_parser().parse_args(["play", str(path), "--seed", "1"]))
+    except FormatError as err:
+        assert str(err).startswith(f"{path}:") and err.line >= 1 and err.col >= 1, (data, err)
+        return
+    except UsageError as err:
+        assert str(err), data
+        return
+    assert game.field is not None and int(game.field.sum()) == game.mines < game.field.size, data
