@@ -283,3 +283,33 @@ def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q():
     finally:
         game.kill()
         os.close(master)
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/task"), reason="reads the workers off Linux's /proc")
+@pytest.mark.parametrize("signal_name, code, words", [("SIGTERM", 143, "recon: terminated"), ("SIGINT", 130, "recon: interrupted")])
+def test_autoplay_stops_at_once_on_a_signal_and_leaves_no_worker(signal_name, code, words):
+    """A long run told to stop (SIGTERM from `timeout`, Ctrl-C) exits within seconds, its worker
+    processes gone; with a process pool executor it had waited until every queued game was played."""
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    run_ = _recon("autoplay", "--games", "20000", "--rows", "16", "--cols", "30", "--mines", "99", "--workers", "2",
+                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        children, deadline = [], time.monotonic() + 30
+        while len(children) < 2 and time.monotonic() < deadline:  # the pool's workers have started
+            time.sleep(0.1)
+            children = [int(p) for p in Path(f"/proc/{run_.pid}/task/{run_.pid}/children").read_text().split()]
+        time.sleep(1)  # games under way
+        run_.send_signal(getattr(signal, signal_name))
+        _, err = run_.communicate(timeout=20)
+    finally:
+        run_.kill()
+    assert run_.returncode == code and words in err.decode(), err
+    time.sleep(0.5)
+    for child in children:
+        state = Path(f"/proc/{child}/stat").read_text().split()[2] if Path(f"/proc/{child}/stat").exists() else "gone"
+        assert state in ("gone", "Z"), (child, state)

@@ -376,6 +376,15 @@ def _play(job) -> Game:
     return play_one(*job)
 
 
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the process that runs the pool, and dies of SIGTERM (the pool's
+    terminate sends it) instead of the handler it may have inherited."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def game_seeds(games: int, seed: int) -> list[list[int]]:
     """Each game's seed, derived from the run's seed and the game's number."""
     return [child.generate_state(2).tolist() for child in np.random.SeedSequence(seed).spawn(games)]
@@ -406,10 +415,12 @@ def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int
             if progress:
                 progress(len(results), sum(g.won for g in results))
     else:
-        from concurrent.futures import ProcessPoolExecutor
+        import multiprocessing
 
-        with ProcessPoolExecutor(workers) as pool:
-            for game in pool.map(_play, jobs, chunksize=max(1, min(64, games // (8 * workers)))):
+        # Leaving a multiprocessing pool terminates its workers; an executor's pool would first
+        # play every game still queued, so a SIGTERM or Ctrl-C waited for the whole run
+        with multiprocessing.get_context().Pool(workers, initializer=_worker_signals) as pool:
+            for game in pool.imap(_play, jobs, chunksize=max(1, min(64, games // (8 * workers)))):
                 results.append(game)
                 if progress:
                     progress(len(results), sum(g.won for g in results))
