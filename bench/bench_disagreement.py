@@ -9,6 +9,13 @@ status about a third of the time); sometimes a clue is changed so that no field 
 instance goes through `solve(engine="all")` (each engine's answer verified, any two that
 contradict raising EngineDisagreement) and against brute force over all 2^cells fields: the
 verdict, the exact count and the solutions listed must match. Prints counts; 0 wrong expected.
+
+    python bench/bench_disagreement.py --classic --instances 20000 --seed 1226
+
+--classic does the same for classic Minesweeper boards (cells opened, flagged or covered, the
+total given about half the time, a number or the total sometimes changed), the exact count and
+every cell's mine probability checked too; a total the board cannot hold must be refused only
+where brute force finds no field.
 """
 
 from __future__ import annotations
@@ -53,7 +60,10 @@ def main(argv=None):
     parser.add_argument("--instances", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-cells", type=int, default=16)
+    parser.add_argument("--classic", action="store_true", help="classic Minesweeper boards instead of statuses")
     args = parser.parse_args(argv)
+    if args.classic:
+        return classic(args)
     rng = np.random.default_rng(args.seed)
     cache: dict = {}
     tally: collections.Counter = collections.Counter()
@@ -103,6 +113,87 @@ def main(argv=None):
     for key, n in sorted(tally.items()):
         print(f"| {n} | {key} |")
     print(f"\nwrong answers or disagreements: {len(wrong)}")
+    for item in wrong[:20]:
+        print("-", item)
+    return 1 if wrong else 0
+
+
+def classic(args) -> int:
+    """Random classic boards (cells opened, flagged or covered, the total given about half the
+    time, a number or the total sometimes changed) through `solve(engine="all")` and the exact count
+    with probabilities, against brute force over every field of the shape."""
+    from fractions import Fraction
+
+    from recon.counting import count_solutions
+    from recon.io.classic import COVERED, FLAG, board_problem
+
+    rng = np.random.default_rng(args.seed)
+    cache: dict = {}
+    tally: collections.Counter = collections.Counter()
+    wrong = []
+    start = time.perf_counter()
+    for _ in range(args.instances):
+        shape = random_shape(rng, args.max_cells)
+        if shape not in cache:
+            fields, statuses = all_statuses(shape)
+            cache[shape] = fields, statuses - fields  # a classic number leaves its own cell out
+        fields, numbers_of = cache[shape]
+        field = rng.random(shape) < rng.uniform(0, 0.6)
+        numbers = numbers_of[int(sum(int(v) << i for i, v in enumerate(field.ravel())))]
+        opened = ~field & (rng.random(shape) < rng.uniform(0, 0.9))
+        flagged = field & (rng.random(shape) < rng.uniform(0, 0.5))
+        cells = np.where(opened, numbers, np.where(flagged, FLAG, COVERED)).astype(np.int8)
+        mines = int(field.sum()) if rng.random() < 0.5 else None
+        if rng.random() < 0.15 and opened.any():  # a changed number: maybe no field fits
+            r, c = (int(v) for v in np.argwhere(opened)[rng.integers(opened.sum())])
+            neighbours = numbers_of[-1][r, c]  # the board full of mines: each cell's neighbour count
+            cells[r, c] = min(neighbours, max(0, int(cells[r, c]) + int(rng.choice([-1, 1]))))
+        if mines is not None and rng.random() < 0.1:
+            mines = max(0, mines + int(rng.choice([-1, 1])))
+        match = (~fields[:, opened]).all(axis=1) & fields[:, flagged].all(axis=1)
+        match &= (numbers_of[:, opened] == cells[opened]).all(axis=1)
+        if mines is not None:
+            match &= fields.reshape(len(fields), -1).sum(axis=1) == mines
+        truth = int(match.sum())
+        try:
+            problem = board_problem(cells, mines)
+        except ValueError as err:  # a total outside what the board can hold: refused (exit 2)
+            tally["classic with total, refused"] += 1
+            if truth:
+                wrong.append((shape, f"refused ({err}), brute force {truth} solution(s)", cells.tolist(), mines))
+            continue
+        try:
+            result = solve(problem, engine="all", max_solutions=3)
+        except EngineDisagreement as err:
+            tally["disagreement"] += 1
+            wrong.append((shape, "disagreement", str(err)[:200]))
+            continue
+        expected = Verdict.NONE if truth == 0 else Verdict.UNIQUE if truth == 1 else Verdict.MULTIPLE
+        problems = []
+        if result.verdict is not expected and result.verdict is not Verdict.UNDECIDED:
+            problems.append(f"verdict {result.verdict.value}, brute force {truth} solution(s)")
+        if result.count_exact and result.solution_count != truth:
+            problems.append(f"exact count {result.solution_count}, brute force {truth}")
+        if not {f.tobytes() for f in result.solutions} <= {f.tobytes() for f in fields[match]}:
+            problems.append("a listed field does not fit")
+        counted = count_solutions(problem, probabilities=True)
+        if counted.exact and counted.count != truth:
+            problems.append(f"count {counted.count}, brute force {truth}")
+        if counted.exact and truth and counted.probabilities is not None:
+            mined = fields[match].sum(axis=0)
+            if any(Fraction(counted.probabilities[r][c]) != Fraction(int(mined[r, c]), truth)
+                   for r in range(shape[0]) for c in range(shape[1])):
+                problems.append("a probability differs from brute force")
+        tally[f"classic {'with' if mines is not None else 'without'} total, {result.verdict.value}"] += 1
+        if problems:
+            wrong.append((shape, "; ".join(problems), cells.tolist(), mines))
+    seconds = time.perf_counter() - start
+    print(f"{args.instances} classic boards in {seconds:.0f} s (up to {args.max_cells} cells, seed {args.seed})\n")
+    print("| boards | kind, verdict |")
+    print("|---|---|")
+    for key, n in sorted(tally.items()):
+        print(f"| {n} | {key} |")
+    print(f"\nwrong answers, counts, probabilities or disagreements: {len(wrong)}")
     for item in wrong[:20]:
         print("-", item)
     return 1 if wrong else 0
