@@ -1037,7 +1037,8 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
 
 def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Play many games and report the win rate."""
-    from .generation.classic import check_request
+    from .generation import GenerationFailed
+    from .generation.classic import NoBoard, check_request
     from .play.autoplay import play_games
 
     start = args.start if args.start is not None else (args.rows // 2, args.cols // 2)
@@ -1055,9 +1056,15 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             stderr.write(f"\rrecon: {done}/{args.games} games, {wins} won")
             stderr.flush()
 
-    summary = play_games(args.games, args.rows, args.cols, args.mines, start=start, first_click=args.first_click,
-                         no_guess=args.no_guess, seed=args.seed, workers=args.workers, progress=progress,
-                         strategy=args.strategy)
+    try:
+        summary = play_games(args.games, args.rows, args.cols, args.mines, start=start, first_click=args.first_click,
+                             no_guess=args.no_guess, seed=args.seed, workers=args.workers, progress=progress,
+                             strategy=args.strategy)
+    except NoBoard as err:  # no-guess boards of this kind cannot exist (every field was tried)
+        raise UsageError(str(err)) from None
+    except GenerationFailed as err:  # none found: maybe none exist, so the run is undecided
+        stderr.write(("\n" if terminal else "") + f"recon: {err}; the run stops without a report\n")
+        return EXIT_UNDECIDED
     if terminal:
         stderr.write("\n")
     if args.json:

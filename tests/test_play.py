@@ -313,3 +313,15 @@ def test_autoplay_stops_at_once_on_a_signal_and_leaves_no_worker(signal_name, co
     for child in children:
         state = Path(f"/proc/{child}/stat").read_text().split()[2] if Path(f"/proc/{child}/stat").exists() else "gone"
         assert state in ("gone", "Z"), (child, state)
+
+
+def test_autoplay_of_no_guess_boards_that_cannot_be_made_says_so():
+    """--no-guess asks the generator for every game: where no board can exist (every field tried)
+    that is exit 2, where none was found exit 4 (undecided), each with the generator's reason;
+    it had ended in an internal error (exit 70)."""
+    code, out, err = run("autoplay", "--games", "4", "--rows", "1", "--cols", "3", "--mines", "1", "--no-guess",
+                         "--first-click", "safe", "--start", "1,2", "--workers", "1")
+    assert code == 2 and not out and "no 1x3 board with 1 mine can be finished without a guess from r1c2" in err, err
+    code, out, err = run("autoplay", "--games", "4", "--rows", "2", "--cols", "10", "--mines", "9", "--no-guess",
+                         "--first-click", "safe", "--start", "1,1", "--workers", "2")
+    assert code == 4 and not out and "no no-guess 2x10 board with 9 mines was found; the run stops" in err, err

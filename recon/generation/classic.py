@@ -152,7 +152,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
             stats["runs"] += 1
             if play(field, mines, first)[0].won:
                 return field, stats
-        raise NoBoard(f"no {rows}x{cols} board with {mines} mines can be finished without a guess from "
+        raise NoBoard(f"no {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} can be finished without a guess from "
                       f"r{first[0] + 1}c{first[1] + 1}: each of the {len(ways)} possible fields needs one")
     for _ in range(1000):
         field = draw_field(rows, cols, mines, rng, first, zero)
@@ -170,4 +170,4 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
             if worse >= PATIENCE:
                 break
             before = perturbed
-    raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mines was found")
+    raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} was found")
