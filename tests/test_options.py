@@ -203,15 +203,35 @@ def test_a_stale_cache_is_emptied_before_numba_can_load_it(tmp_path, monkeypatch
     assert not jit.drop_stale_cache(where)
 
 
+def _imported_by_kernel_modules() -> set[str]:
+    """The recon files the kernel modules import names from (`from ..model import OPEN`, `from
+    ..rules import trim`), read off their import statements, with the kernel modules and jit."""
+    import ast
+    from pathlib import Path
+
+    here = Path(os.path.abspath(jit.__file__)).parent
+    files = {here / f"{name}.py" for name in (*jit.KERNEL_MODULES, "jit")}
+    for name in jit.KERNEL_MODULES:
+        for node in ast.walk(ast.parse((here / f"{name}.py").read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:
+                base = here.parents[node.level - 2] if node.level > 1 else here
+                target = base.joinpath(*node.module.split(".")) if node.module else base
+                files |= {target / f"{alias.name}.py" for alias in node.names if (target / f"{alias.name}.py").is_file()}
+                files |= {path for path in (target.with_suffix(".py"), target / "__init__.py") if path.is_file()}
+    return {str(path) for path in files}
+
+
 def test_the_stamp_covers_every_file_a_kernel_reads_from(tmp_path, monkeypatch):
-    """Each recon function, class or module a kernel names is defined in a stamped source, and an
-    edit of any stamped source changes the stamp (so a cross-module edit empties the cache)."""
+    """The stamped sources are the kernel modules and every recon module they import names from;
+    each recon function, class or module a kernel names is defined in one of them; and an edit of
+    any of them changes the stamp (so a cross-module edit empties the cache)."""
     import importlib
     import types
 
     for name in jit.KERNEL_MODULES:
         importlib.import_module(f"recon.compiled.{name}")
     stamped = {str(path) for path in jit.stamped_sources()}
+    assert stamped == _imported_by_kernel_modules()
     for kernel in jit._KERNELS:
         for name in kernel.__code__.co_names:
             value = kernel.__globals__.get(name)

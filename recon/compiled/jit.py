@@ -55,39 +55,24 @@ def cache_dir():
     return Path(custom) / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}" if custom else here / "__pycache__"
 
 
+#: The files whose text the cached machine code depends on: the kernel modules, this one, and the
+#: recon modules they import names from (tests/test_options.py derives that list from their
+#: import statements and holds it to this one).
+STAMPED_SOURCES = ("compiled/basic.py", "compiled/elimination.py", "compiled/jit.py", "compiled/pairwise.py",
+                   "compiled/search.py", "compiled/trim.py", "model.py", "result.py", "rules/__init__.py",
+                   "rules/closure.py", "rules/trim.py")
+
+
 def stamped_sources() -> list:
-    """The kernel modules and the recon modules they import names from (`from ..model import
-    OPEN`, `from ..rules import trim`), read off their import statements."""
-    here = _here()
-    return list(_imported_by(tuple(_signature(here / f"{name}.py") for name in (*KERNEL_MODULES, "jit"))))
+    """The paths of STAMPED_SOURCES."""
+    package = _here().parent
+    return [package / name for name in STAMPED_SOURCES]
 
 
 def _signature(path) -> tuple:
-    """A file and its size and time: what the memos below are keyed by, as numba keys its hashes."""
+    """A file and its size and time: what the memo below is keyed by, as numba keys its hashes."""
     stat = path.stat()
     return path, stat.st_mtime_ns, stat.st_size
-
-
-@functools.lru_cache(maxsize=8)
-def _imported_by(modules: tuple) -> tuple:
-    import ast
-
-    files = {path for path, _, _ in modules}
-    for path, _, _ in modules:
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level >= 1:
-                base = path.parent
-                for _ in range(node.level - 1):
-                    base = base.parent
-                target = base.joinpath(*node.module.split(".")) if node.module else base
-                for alias in node.names:  # `from ..rules import trim` imports a module
-                    if (target / f"{alias.name}.py").is_file():
-                        files.add(target / f"{alias.name}.py")
-                if target.with_suffix(".py").is_file():
-                    files.add(target.with_suffix(".py"))
-                elif (target / "__init__.py").is_file():
-                    files.add(target / "__init__.py")
-    return tuple(sorted(files))
 
 
 def sources_stamp() -> str:
