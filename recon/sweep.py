@@ -182,6 +182,18 @@ def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None, da
     sweep.check()
     done = done_trials(out, sweep)
     todo = [job for job in sweep.jobs() if _key(*job[:5]) not in done]
+    # the scheduler first: an address that cannot be reached (or dask.distributed missing) leaves
+    # no output file behind
+    client = dask_client(dask) if dask is not None else None
+    try:
+        return _run(sweep, out, todo, workers, progress, client)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run(sweep: Sweep, out: str, todo: list, workers: int | None, progress, client) -> int:
+    """run, with the Dask client (or None: a local pool)."""
     fresh = not os.path.exists(out) or os.path.getsize(out) == 0
     with open(out, "a", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, COLUMNS)
@@ -198,31 +210,27 @@ def run(sweep: Sweep, out: str, *, workers: int | None = None, progress=None, da
 
         workers = workers or os.cpu_count() or 1
         started = time.perf_counter()
-        if dask is not None:
-            client = dask_client(dask)  # first: it says how to install dask.distributed if it is missing
+        if client is not None:
             from distributed import as_completed
 
-            try:
-                window = 4 * max(1, sum(client.nthreads().values()))
-                jobs, n = iter(todo), 0
+            window = 4 * max(1, sum(client.nthreads().values()))
+            jobs, n = iter(todo), 0
 
-                def submit(chunk):
-                    return client.submit(trials, chunk, sweep.engine, sweep.time_limit, sweep.puzzle, pure=False)
+            def submit(chunk):
+                return client.submit(trials, chunk, sweep.engine, sweep.time_limit, sweep.puzzle, pure=False)
 
-                chunks = [list(islice(jobs, DASK_CHUNK)) for _ in range(window)]
-                flow = as_completed([submit(c) for c in chunks if c], loop=client.loop)
-                for future in flow:
-                    for row in future.result():
-                        write(row)
-                        n += 1
-                    future.release()
-                    chunk = list(islice(jobs, DASK_CHUNK))  # one in for one out: memory does not grow with the sweep
-                    if chunk:
-                        flow.add(submit(chunk))
-                    if progress:
-                        progress(n, len(todo), time.perf_counter() - started)
-            finally:
-                client.close()
+            chunks = [list(islice(jobs, DASK_CHUNK)) for _ in range(window)]
+            flow = as_completed([submit(c) for c in chunks if c], loop=client.loop)
+            for future in flow:
+                for row in future.result():
+                    write(row)
+                    n += 1
+                future.release()
+                chunk = list(islice(jobs, DASK_CHUNK))  # one in for one out: memory does not grow with the sweep
+                if chunk:
+                    flow.add(submit(chunk))
+                if progress:
+                    progress(n, len(todo), time.perf_counter() - started)
             return len(todo)
         if workers == 1:
             for n, job in enumerate(todo, 1):

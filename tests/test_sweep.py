@@ -130,6 +130,7 @@ def test_an_unreachable_dask_scheduler_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(sweeping, "DASK_CONNECT_SECONDS", 1)
     code, _, err = cli("sweep", "--sizes", "5x5", "--out", str(tmp_path / "s.csv"), "--dask", "tcp://127.0.0.1:9")
     assert code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 1 s" in err
+    assert not (tmp_path / "s.csv").exists()  # refused before the output is begun
 
 
 def test_the_plot(tmp_path):
@@ -157,7 +158,7 @@ def test_dask_without_dask_installed_says_how_to_install_it(tmp_path, monkeypatc
 
     monkeypatch.setattr(builtins, "__import__", no_dask)
     code, _, err = cli("sweep", "--sizes", "5x5", "--trials", "2", "--out", str(tmp_path / "s.csv"), "--dask", "tcp://127.0.0.1:9")
-    assert code == 2 and "pip install 'recon[dask]'" in err
+    assert code == 2 and "pip install 'recon[dask]'" in err and not (tmp_path / "s.csv").exists()
 
 
 def test_each_row_says_which_engines_ran_and_how_long(tmp_path):
