@@ -595,6 +595,23 @@ def equations_text(problem: Problem) -> list[str]:
     ]
 
 
+def conditions_text(problem: Problem, most: int = 20) -> list[str]:
+    """What a problem gives beyond its clues, as lines under its equations: the cells given (on a
+    classic board the opened cells, empty, and the flags, mines; `most` named, then a count) and
+    the total."""
+    lines = []
+    if problem.fixed is not None:
+        for value, what in ((0, "empty (the opened cells)"), (1, "mines (the flags)")):
+            cells = np.argwhere(problem.fixed == value)
+            names = " ".join(cell_name(int(r), int(c)) for r, c in cells[:most]) or "none"
+            more = f" and {len(cells) - most} more" if len(cells) > most else ""
+            lines.append(f"  given {what}: {names}{more}")
+        lines.append("  (an opened cell is empty, so its number, which counts its 8 neighbours, is also its 3x3 count)")
+    if problem.mines is not None:
+        lines.append(f"  total: the {problem.cells} cells hold {problem.mines} mine(s)")
+    return lines
+
+
 def _steps_json(result: Result, problem: Problem) -> list[dict]:
     """The trace as JSON records; on a classic board each names its LEGUP and endoh1 rule too
     ("legup", "endoh1": null where that vocabulary has no such rule)."""
@@ -611,6 +628,7 @@ def explanation(result: Result, problem: Problem) -> str:
     """Write the trimming proof of a result: equations, deductions, what is left, the verdict."""
     out = ["Equations (one per clue: the mines in its 3x3 window, the cell included):"]
     out += [f"  {line}" for line in equations_text(problem)] or ["  (none: no cell has a clue)"]
+    out += conditions_text(problem)
     out.append("Deductions:")
     width = len(str(len(result.trace)))
     from .rules.trim import classic_names
@@ -649,6 +667,11 @@ def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
             {"name": cell_name(*clue), "cells": [cell_name(*cell) for cell in cells], "count": count}
             for clue, cells, count in equations(problem)
         ]
+        if problem.fixed is not None:  # a classic board: the opened cells are empty, the flags mines
+            payload["given"] = {what: [cell_name(int(r), int(c)) for r, c in np.argwhere(problem.fixed == value)]
+                                for value, what in ((0, "empty"), (1, "mines"))}
+        if problem.mines is not None:
+            payload["total"] = problem.mines
         payload["steps"] = _steps_json(result, problem)
         payload["open_cells"] = (
             [cell_name(int(r), int(c)) for r, c in np.argwhere(~result.decided)] if result.decided is not None else []

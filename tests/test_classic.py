@@ -344,3 +344,31 @@ def test_counting_along_the_frontier_equals_enumerating_super_cells(shape):
         assert {k: v for k, v in dp[3].items()} == {k: v for k, v in dfs[3].items()}
         checked += dp[0] > 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("board, mines", [("# mines: 2\n1??\n?*?\n", 2), ("1?*??\n", None), ("1\n?\n*\n?\n1\n", 1 + 1)])
+def test_explain_shows_what_a_classic_board_gives_beyond_its_equations(tmp_path, board, mines):
+    """A person checking the proof sees the whole model: under the equations, the opened cells
+    given empty, the flags given mines and the total (when there is one); the JSON says the same;
+    a Fill-a-Pix status has none of these lines."""
+    from recon.model import cell_name
+
+    path = tmp_path / "board.txt"
+    path.write_text(board if board.startswith("#") or mines is None else f"# mines: {mines}\n{board}")
+    cells, total = parse_board(path.read_text())
+    empty = [cell_name(int(r), int(c)) for r, c in np.argwhere(cells >= 0)]
+    flags = [cell_name(int(r), int(c)) for r, c in np.argwhere(cells == -2)]
+    code, out, _ = run("explain", str(path), "--classic")
+    head = out.split("Deductions:")[0]
+    assert code in (0, 1, 3) and f"  given empty (the opened cells): {' '.join(empty)}\n" in head
+    assert f"  given mines (the flags): {' '.join(flags) or 'none'}\n" in head
+    assert (f"  total: the {cells.size} cells hold {total} mine(s)\n" in head) == (total is not None)
+    code, out, _ = run("explain", str(path), "--classic", "--json")
+    data = json.loads(out)
+    assert data["given"] == {"empty": empty, "mines": flags} and data.get("total") == total
+    status = tmp_path / "status.txt"
+    status.write_text("011\n122\n122\n")
+    code, out, _ = run("explain", str(status))
+    assert "given" not in out and "total:" not in out
+    code, out, _ = run("explain", str(status), "--json")
+    assert "given" not in json.loads(out) and "total" not in json.loads(out)
