@@ -71,8 +71,12 @@ def test_no_board_exists_and_bad_requests():
         no_guess_field(1, 3, 1, np.random.default_rng(0), (0, 1), zero=False)
     with pytest.raises(ValueError, match="outside"):
         check_request(3, 3, 1, (3, 0), True, 100)
-    with pytest.raises(ValueError, match="do not fit"):
+    with pytest.raises(ValueError, match="1 mine does not fit: the first click keeps its 3x3 window free, which leaves 0 cells"):
         check_request(3, 3, 1, (1, 1), True, 100)
+    with pytest.raises(ValueError, match="2 mines do not fit: the first click keeps its cell free, which leaves 1 cell$"):
+        check_request(1, 2, 2, (0, 0), False, 100)
+    with pytest.raises(NoBoard, match="2 mines do not fit"):  # the generator asked directly says the same
+        no_guess_field(3, 3, 2, np.random.default_rng(0), (1, 1))
 
 
 def test_the_player_never_contradicts_the_field_and_opens_only_safe_cells():

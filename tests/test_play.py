@@ -325,3 +325,30 @@ def test_autoplay_of_no_guess_boards_that_cannot_be_made_says_so():
     code, out, err = run("autoplay", "--games", "4", "--rows", "2", "--cols", "10", "--mines", "9", "--no-guess",
                          "--first-click", "safe", "--start", "1,1", "--workers", "2")
     assert code == 4 and not out and "no no-guess 2x10 board with 9 mines was found; the run stops" in err, err
+
+
+def test_a_first_click_with_no_no_guess_board_says_why_and_the_game_waits():
+    """A no-guess game makes its board at the first click; where none can exist from that cell the
+    game stays ready and says why (it had ended in a traceback), in the status line too, and a
+    click elsewhere can start it."""
+    game = Game.new(2, 3, 1, seed=1, no_guess=True)
+    game.open(0, 0)  # both fields with one mine outside r1c1's window need a guess
+    assert game.state == "ready" and game.field is None
+    assert game.notice.startswith("no 2x3 board with 1 mine can be finished without a guess from r1c1")
+    game.open(0, 1)  # its window is the whole board
+    assert game.state == "ready" and "1 mine does not fit" in game.notice
+    game = Game.new(3, 7, 2, seed=1, no_guess=True)
+    game.open(0, 0)
+    assert game.state in ("playing", "won") and game.notice is None
+    pytest.importorskip("textual")
+    from recon.play.tui import PlayApp
+
+    async def scenario():
+        app = PlayApp(Game.new(2, 3, 1, seed=1, no_guess=True))
+        async with app.run_test(size=(60, 20)) as pilot:
+            app.cursor = (0, 0)
+            await pilot.press("space")
+            assert app.game.state == "ready" and "can be finished without a guess from r1c1" in app.status_line()
+            await pilot.press("q")
+
+    asyncio.run(scenario())

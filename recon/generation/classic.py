@@ -51,12 +51,14 @@ def check_request(rows: int, cols: int, mines: int, first: tuple[int, int], zero
         raise ValueError(f"the first click r{r + 1}c{c + 1} is outside the {rows}x{cols} board")
     if not safe:
         if not 0 <= mines <= rows * cols:
-            raise ValueError(f"{mines} mines do not fit on the {rows}x{cols} board ({rows * cols} cells)")
+            raise ValueError(f"{mines} {'mine does' if mines == 1 else 'mines do'} not fit on the {rows}x{cols} board "
+                             f"({rows * cols} cell{'s' * (rows * cols != 1)})")
         return
     free = rows * cols - len(first_click_cells((rows, cols), first, zero))
     if not 0 <= mines <= free:
         keep = "its 3x3 window" if zero else "its cell"
-        raise ValueError(f"{mines} mines do not fit: the first click keeps {keep} free, which leaves {free} cells")
+        raise ValueError(f"{mines} {'mine does' if mines == 1 else 'mines do'} not fit: the first click keeps {keep} free, "
+                         f"which leaves {free} cell{'s' * (free != 1)}")
 
 
 def draw_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
@@ -141,6 +143,11 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
     stats = {"fields": 0, "runs": 0, "perturbations": 0}
     keep = first_click_cells((rows, cols), first, zero)
     free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
+    if mines > len(free):
+        try:
+            check_request(rows, cols, mines, first, zero, rows * cols)
+        except ValueError as err:  # says why, in check_request's words
+            raise NoBoard(str(err)) from None
     if comb(len(free), mines) <= EVERY_FIELD:
         # few fields in all: try each (in a seeded order), so that none winning proves none exists
         ways = list(combinations(range(len(free)), mines))

@@ -15,7 +15,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..counting import count_solutions
-from ..generation.classic import draw_field, no_guess_field
+from ..generation import GenerationFailed
+from ..generation.classic import NoBoard, draw_field, no_guess_field
 from ..io.classic import board_problem
 from ..model import cell_name
 from ..rules.sweeper import Sweeper
@@ -42,6 +43,7 @@ class Game:
         self.ended: float | None = None
         self.blast: tuple[int, int] | None = None
         self.sweeper: Sweeper | None = None
+        self.notice: str | None = None  # why the last first click did not start the game
         if first is not None:
             self.open(*first)
 
@@ -91,7 +93,12 @@ class Game:
         if self.state in ("won", "lost") or self.flags[r, c]:
             return
         if self.state == "ready":
-            self._start(r, c)
+            try:
+                self._start(r, c)
+            except (NoBoard, GenerationFailed) as err:  # no no-guess board from this cell: say so, stay ready
+                self.notice = f"{err}; click another cell, or q to quit"
+                return
+            self.notice = None
         elif not self.opened[r, c] and self.probability(r, c) != 0:
             self.guesses += 1
         if not self.sweeper.open(r, c):

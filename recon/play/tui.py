@@ -183,8 +183,8 @@ class PlayApp(App):
 
     def status_line(self) -> str:
         game = self.game
-        head = {"ready": "click or press space to start", "playing": "", "won": "YOU WIN - n next game, q quits",
-                "lost": "BOOM - n next game, q quits"}[game.state]
+        head = {"ready": game.notice or "click or press space to start", "playing": "",
+                "won": "YOU WIN - n next game, q quits", "lost": "BOOM - n next game, q quits"}[game.state]
         parts = [f"mines left {game.mines_left}", f"time {game.seconds:.0f} s", f"guesses {game.guesses}"]
         if self.show_probabilities and self._probabilities is not None:
             parts.append(f"probabilities in %, total {game.mines}")
