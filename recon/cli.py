@@ -825,7 +825,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         try:
             if probs is not None:
                 grid = np.array([[float(p) for p in row] for row in probs])
-                size = render.draw_probabilities(args.picture, problem, grid, f"mine probability over {counted.count} solutions")
+                size = render.draw_probabilities(args.picture, problem, grid, f"mine probability over {counted.count} solution{'s' * (counted.count != 1)}")
             else:  # what is known without the count: the cells trimming proves the same in every solution
                 from .engines import trim
 

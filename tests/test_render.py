@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import DATA
-from recon import status
+from recon import make_problem, status
 from recon.cli import main
 from recon.io.text import format_status
 from recon.io.pictures import picture_size
@@ -140,14 +140,15 @@ def test_a_large_grid_is_one_image_of_bounded_size_with_its_mines_where_they_are
     code, _, err = run("render", str(path), "--field", "--out", str(target))
     assert code == 0, err
     width, height = png_size(target)
-    assert (width, height) == picture_size(shape, 1, legend=True)
+    assert (width, height) == picture_size(shape, 1, True, ["field and its counts"], pictures.legend_lines([field], None))
     assert pictures.as_image(shape) and max(width, height) <= (pictures.MAX_GRID_INCHES + 2) * pictures.DPI
     pixels = matplotlib.image.imread(str(target))[..., :3].mean(axis=2)
     cell = pictures.cell_inches(shape)
     top = height / pictures.DPI - pictures.MARGIN_INCHES - pictures.LEGEND_INCHES - rows * cell
+    left = (width / pictures.DPI - cols * cell) / 2  # the grid is centred (a column is widened for its title)
     checked = 0
     for r, c in zip(rng.integers(0, rows, 40), rng.integers(0, cols, 40)):
-        x = (pictures.MARGIN_INCHES + (c + 0.5) * cell) * pictures.DPI
+        x = (left + (c + 0.5) * cell) * pictures.DPI
         y = (top + (r + 0.5) * cell) * pictures.DPI
         if cell * pictures.DPI < 3:  # cells under 3 pixels: resampled, not one colour each
             break
@@ -179,3 +180,33 @@ def test_a_large_heat_map_is_one_image_too(tmp_path):
         x = int((pictures.MARGIN_INCHES + (c + 0.5) * cell) * pictures.DPI)
         y = int((top + (r + 0.5) * cell) * pictures.DPI)
         assert (pixels[y, x] < 0.3) == (mines[r][c] == "x"), (r, c)
+
+
+@pytest.mark.parametrize("shape, solutions", [((5, 1), 2), ((1, 2), 2), ((2, 3), 3), ((1, 1), 1), ((3, 12), 2)])
+def test_no_title_or_legend_is_cut_off_on_a_narrow_grid(shape, solutions):
+    """A column, a strip or a tiny grid had its titles ("solution 1 of at least 4 solutions")
+    running into each other and off the edge, and its legend cut: each text drawn now lies inside
+    the picture, and each panel's title inside its own panel."""
+    pytest.importorskip("matplotlib")
+    from recon.io import pictures
+
+    rng = np.random.default_rng(sum(shape))
+    fields = [rng.random(shape) < 0.4 for _ in range(solutions)]
+    problem = make_problem(status(fields[0]))
+    titles = [f"solution {i} of at least {solutions + 2} solutions" for i in range(1, solutions + 1)]
+    steps = np.arange(shape[0] * shape[1]).reshape(shape) % 3
+    fig = pictures.picture(problem, fields, steps=steps, titles=titles)
+    renderer = fig.canvas.get_renderer()
+    width = fig.bbox.width
+    panel = width / solutions
+    for i, ax in enumerate(fig.axes):
+        box = ax.title.get_window_extent(renderer)
+        assert i * panel - 1 <= box.x0 and box.x1 <= (i + 1) * panel + 1, (ax.title.get_text(), box, panel)
+    for text in fig.texts:
+        box = text.get_window_extent(renderer)
+        assert 0 <= box.x0 and box.x1 <= width + 1, (text.get_text(), box, width)
+    size = pictures.picture_size(shape, solutions, True, titles, pictures.legend_lines(fields, steps))
+    assert size == (int(fig.get_size_inches()[0] * pictures.DPI), int(fig.get_size_inches()[1] * pictures.DPI))
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

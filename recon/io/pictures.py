@@ -42,9 +42,17 @@ class MissingDependency(ImportError):
     """An optional dependency is not installed; the message says how to install it."""
 
 
-def picture_size(shape: tuple[int, int], panels: int, legend: bool = False) -> tuple[int, int]:
-    """Return the (width, height) in pixels of a picture of `panels` grids of this shape."""
-    width, height = _figure_inches(shape, panels, legend)
+#: About how wide a character of a panel's title (9 points) and of the legend (6 points) is: a
+#: narrow grid's picture is widened to hold its text, not cut off at the edge.
+TITLE_CHAR_INCHES = 0.075
+LEGEND_CHAR_INCHES = 0.05
+
+
+def picture_size(shape: tuple[int, int], panels: int, legend: bool = False, titles: list[str] | None = None,
+                 notes: list[str] | None = None) -> tuple[int, int]:
+    """Return the (width, height) in pixels of a picture of `panels` grids of this shape, each
+    under one of `titles`, with the legend's lines `notes` below."""
+    width, height = _figure_inches(shape, panels, legend, titles, notes)
     return int(width * DPI), int(height * DPI)  # as matplotlib's canvas sizes itself (truncated)
 
 
@@ -54,11 +62,14 @@ def cell_inches(shape: tuple[int, int], panels: int = 1) -> float:
     return min(CELL_INCHES, MAX_GRID_INCHES / max(rows, max(panels, 1) * cols))
 
 
-def _figure_inches(shape: tuple[int, int], panels: int, legend: bool = False) -> tuple[float, float]:
+def _figure_inches(shape: tuple[int, int], panels: int, legend: bool = False, titles: list[str] | None = None,
+                   notes: list[str] | None = None) -> tuple[float, float]:
     rows, cols = shape
     panels = max(panels, 1)
     cell = cell_inches(shape, panels)
-    width = panels * (cols * cell + 2 * MARGIN_INCHES)
+    title = max((len(t) for t in titles or []), default=0) * TITLE_CHAR_INCHES + 2 * 0.05
+    note = max((len(n) for n in notes or []), default=0) * LEGEND_CHAR_INCHES + 2 * 0.05
+    width = max(panels * max(cols * cell + 2 * MARGIN_INCHES, title), note)
     height = rows * cell + 2 * MARGIN_INCHES + TITLE_INCHES + (LEGEND_INCHES if legend else 0)
     return width, height
 
@@ -110,16 +121,25 @@ def draw(
     """Draw clues and fields into a PNG, SVG or PDF file (atomically); return its size in pixels.
     No fields: the bare puzzle, its clues only. legend: say what the marks mean, under the panels."""
     plt = _pyplot()
-    fig = figure(problem, fields, steps=steps, titles=titles, legend=legend)
-    if legend:
-        _legend(fig, fields, steps)
+    fig = picture(problem, fields, steps=steps, titles=titles, legend=legend)
     _save(plt, fig, path)
     shape = problem.shape if problem is not None else fields[0].shape
-    return picture_size(shape, max(len(fields), 1), legend)
+    return picture_size(shape, max(len(fields), 1), legend, titles, legend_lines(fields, steps) if legend else None)
 
 
-def _legend(fig, fields: list[np.ndarray], steps: np.ndarray | None) -> None:
-    """A line of text under the panels: what dark, shaded and outlined cells mean."""
+def picture(problem: Problem | None, fields: list[np.ndarray], *, steps: np.ndarray | None = None,
+            titles: list[str] | None = None, legend: bool = True):
+    """The Figure `draw` saves: the panels, and with `legend` the lines that say what the marks mean,
+    the whole as wide as its longest title and line need."""
+    notes = legend_lines(fields, steps) if legend else None
+    fig = figure(problem, fields, steps=steps, titles=titles, legend=legend, notes=notes)
+    if notes:
+        fig.text(0.01, 0.005, "\n".join(notes), fontsize=6, ha="left", va="bottom")
+    return fig
+
+
+def legend_lines(fields: list[np.ndarray], steps: np.ndarray | None) -> list[str]:
+    """The lines of text under the panels: what dark, shaded and outlined cells mean."""
     parts = []
     if fields:
         parts.append("dark: mine")
@@ -129,7 +149,7 @@ def _legend(fig, fields: list[np.ndarray], steps: np.ndarray | None) -> None:
         parts.append("red outline: the solutions differ there")
     if not fields:
         parts.append("the puzzle: a number counts the mines in its 3x3 window, itself included")
-    fig.text(0.01, 0.005, "\n".join(parts), fontsize=6, ha="left", va="bottom")
+    return parts
 
 
 def figure(
@@ -141,6 +161,7 @@ def figure(
     decided: list[np.ndarray] | None = None,
     outline_differences: bool = True,
     legend: bool = False,
+    notes: list[str] | None = None,
 ):
     """Return a matplotlib Figure with one panel per field (clues only when there is no field).
 
@@ -158,7 +179,7 @@ def figure(
     differ = np.zeros(shape, bool)
     for f in fields[1:]:
         differ |= f != fields[0]
-    width, height = _figure_inches(shape, len(panels), legend)
+    width, height = _figure_inches(shape, len(panels), legend, titles, notes)
     cell = cell_inches(shape, len(panels))
     fig = plt.figure(figsize=(width, height), dpi=DPI)
     panel_w = width / len(panels)
@@ -166,7 +187,7 @@ def figure(
     last = steps.max() if steps is not None and steps.size else 0
     cmap = plt.get_cmap("YlGnBu")
     for i, field in enumerate(panels):
-        left = (i * panel_w + MARGIN_INCHES) / width
+        left = (i * panel_w + (panel_w - cols * cell) / 2) / width  # centred: a wide title may widen the panel
         bottom = below / height
         ax = fig.add_axes((left, bottom, cols * cell / width, rows * cell / height))
         ax.set_xlim(0, cols)
@@ -201,7 +222,7 @@ def figure(
                     face = cmap(0.1 + 0.5 * steps[r, c] / max(last, 1))
                 else:
                     face = "white"
-                ax.add_patch(Rectangle((c, r), 1, 1, facecolor=face, edgecolor="#999999", linewidth=0.6))
+                ax.add_patch(Rectangle((c, r), 1, 1, facecolor=face, edgecolor="#999999", linewidth=0.6, clip_on=False))
                 if outline_differences and field is not None and len(fields) > 1 and differ[r, c]:
                     ax.add_patch(Rectangle((c + 0.06, r + 0.06), 0.88, 0.88, fill=False, edgecolor="red", linewidth=2))
                 if problem is not None and problem.known[r, c]:
@@ -234,12 +255,14 @@ def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray | 
     from matplotlib.patches import Rectangle
 
     rows, cols = problem.shape
-    width, height = _figure_inches(problem.shape, 1, legend=True)
+    notes = ["black, x: a mine in every solution", "o: empty in every solution" + ("; grey ?: not known" if probabilities is None else "")]
+    width, height = _figure_inches(problem.shape, 1, True, [title], notes)
     cell = cell_inches(problem.shape)
+    left = (width - cols * cell) / 2  # centred under its title, which may be wider than the grid
     width += 1.0  # the colour bar
     below = MARGIN_INCHES + LEGEND_INCHES
     fig = plt.figure(figsize=(width, height), dpi=DPI)
-    ax = fig.add_axes((MARGIN_INCHES / width, below / height, cols * cell / width, rows * cell / height))
+    ax = fig.add_axes((left / width, below / height, cols * cell / width, rows * cell / height))
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)
     ax.set_aspect("equal")
@@ -275,7 +298,7 @@ def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray | 
                 face, ink = "#cccccc", "black"
             else:
                 face, ink = cmap(p), ("white" if p > 0.6 else "black")
-            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=face, edgecolor="#999999", linewidth=0.6))
+            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=face, edgecolor="#999999", linewidth=0.6, clip_on=False))
             if certain and p == 1:  # a small cross in the corner, the clue stays readable
                 ax.plot([c + 0.74, c + 0.9], [r + 0.1, r + 0.26], color="white", linewidth=1)
                 ax.plot([c + 0.74, c + 0.9], [r + 0.26, r + 0.1], color="white", linewidth=1)
@@ -295,8 +318,6 @@ def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray | 
     scale.set_ticks([0, 0.25, 0.5, 0.75, 1])
     scale.set_ticklabels(["0", ".25", ".5", ".75", "1"])
     scale.ax.tick_params(labelsize=7)
-    fig.text(0.01, 0.005, "black, x: a mine in every solution\no: empty in every solution"
-             + ("; grey ?: not known" if probabilities is None else ""), fontsize=6, ha="left", va="bottom")
+    fig.text(0.01, 0.005, "\n".join(notes), fontsize=6, ha="left", va="bottom")
     _save(plt, fig, path)
-    w, h = picture_size(problem.shape, 1, legend=True)
-    return w + DPI, h
+    return int(width * DPI), int(height * DPI)
