@@ -106,13 +106,17 @@ def main(argv=None):
         tally[f"{kind} {result.verdict.value}"] += 1
         if problems:
             wrong.append((shape, kind, "; ".join(problems), clues.tolist(), known.tolist()))
-    seconds = time.perf_counter() - start
-    print(f"{args.instances} instances in {seconds:.0f} s (up to {args.max_cells} cells, seed {args.seed})\n")
-    print("| instances | verdict |")
+    return report(args, "instances", "verdict", "wrong answers or disagreements", tally, wrong, start)
+
+
+def report(args, what: str, kind: str, failures: str, tally, wrong: list, start: float) -> int:
+    """Print the run's table and its failures; the exit status (1 when any)."""
+    print(f"{args.instances} {what} in {time.perf_counter() - start:.0f} s (up to {args.max_cells} cells, seed {args.seed})\n")
+    print(f"| {what} | {kind} |")
     print("|---|---|")
     for key, n in sorted(tally.items()):
         print(f"| {n} | {key} |")
-    print(f"\nwrong answers or disagreements: {len(wrong)}")
+    print(f"\n{failures}: {len(wrong)}")
     for item in wrong[:20]:
         print("-", item)
     return 1 if wrong else 0
@@ -187,16 +191,8 @@ def classic(args) -> int:
         tally[f"classic {'with' if mines is not None else 'without'} total, {result.verdict.value}"] += 1
         if problems:
             wrong.append((shape, "; ".join(problems), cells.tolist(), mines))
-    seconds = time.perf_counter() - start
-    print(f"{args.instances} classic boards in {seconds:.0f} s (up to {args.max_cells} cells, seed {args.seed})\n")
-    print("| boards | kind, verdict |")
-    print("|---|---|")
-    for key, n in sorted(tally.items()):
-        print(f"| {n} | {key} |")
-    print(f"\nwrong answers, counts, probabilities or disagreements: {len(wrong)}")
-    for item in wrong[:20]:
-        print("-", item)
-    return 1 if wrong else 0
+    return report(args, "classic boards", "kind, verdict", "wrong answers, counts, probabilities or disagreements",
+                  tally, wrong, start)
 
 
 if __name__ == "__main__":
