@@ -352,3 +352,49 @@ def test_a_first_click_with_no_no_guess_board_says_why_and_the_game_waits():
             await pilot.press("q")
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow  # about 3 s a shape, mostly the pilot waiting for the screen
+@pytest.mark.parametrize("shape, given", [((1, 12), False), ((12, 1), True), ((2, 9), False), ((9, 9), True),
+                                          ((1, 1), True), ((16, 30), False)])
+def test_the_game_survives_random_keys_clicks_and_resizes(shape, given):
+    """A player mashing every key, clicking anywhere (off the board too, left and right) and
+    resizing the terminal, through won and lost games and their end screens: no exception, and the
+    game's counts stay consistent (flags only on covered cells, the mines left as shown)."""
+    pytest.importorskip("textual")
+    import random
+
+    from textual.pilot import OutOfBounds
+
+    from recon.play.tui import EndScreen, PlayApp
+
+    rows, cols = shape
+    rng = random.Random(rows * 31 + cols)
+    if given:
+        field = np.random.default_rng(rows + cols).random(shape) < 0.25
+        field.flat[0] = False
+        game = Game(field, int(field.sum()), seed=1, auto=rows > 1)
+    else:
+        game = Game.new(rows, cols, max(0, min(rows * cols - 9, rows * cols // 5)), seed=1, no_guess=cols > 10)
+    keys = ["up", "down", "left", "right", "space", "enter", "f", "h", "p", "n", "b", "escape"]
+
+    async def scenario():
+        app = PlayApp(game)
+        async with app.run_test(size=(60, 20)) as pilot:
+            for _ in range(40):
+                if rng.random() < 0.3 and not isinstance(app.screen, EndScreen):
+                    g = app.game
+                    try:
+                        await pilot.click("Board", offset=(rng.randrange(0, g.cols * 3 + 2), rng.randrange(0, g.rows + 1)),
+                                          button=rng.choice([1, 1, 3]))
+                    except OutOfBounds:  # off the visible screen (after a resize): the pilot cannot click there
+                        pass
+                else:
+                    await pilot.press(rng.choice(keys))
+                if rng.random() < 0.05:
+                    await pilot.resize_terminal(rng.choice([20, 50, 120]), rng.choice([5, 15, 50]))
+                g = app.game
+                assert not (g.flags & g.opened).any() and g.mines_left == g.mines - int(g.flags.sum())
+            await pilot.press("q")
+
+    asyncio.run(scenario())
