@@ -93,20 +93,26 @@ def main(argv=None):
             tally["disagreement"] += 1
             wrong.append((shape, kind, "disagreement", str(err)[:200]))
             continue
-        expected = Verdict.NONE if truth == 0 else Verdict.UNIQUE if truth == 1 else Verdict.MULTIPLE
-        listed = {f.tobytes() for f in result.solutions}
-        real = {f.tobytes() for f in fields[match]}
-        problems = []
-        if result.verdict is not expected and result.verdict is not Verdict.UNDECIDED:
-            problems.append(f"verdict {result.verdict.value}, brute force {truth} solution(s)")
-        if result.count_exact and result.solution_count != truth:
-            problems.append(f"exact count {result.solution_count}, brute force {truth}")
-        if not listed <= real:
-            problems.append("a listed field does not fit")
+        problems = against_brute_force(result, fields[match])
         tally[f"{kind} {result.verdict.value}"] += 1
         if problems:
             wrong.append((shape, kind, "; ".join(problems), clues.tolist(), known.tolist()))
     return report(args, "instances", "verdict", "wrong answers or disagreements", tally, wrong, start)
+
+
+def against_brute_force(result, real: np.ndarray) -> list[str]:
+    """What is wrong with a solve's result, given every field that fits (brute force): its
+    verdict (undecided aside), its count when exact, and each field it lists."""
+    truth = len(real)
+    expected = Verdict.NONE if truth == 0 else Verdict.UNIQUE if truth == 1 else Verdict.MULTIPLE
+    problems = []
+    if result.verdict is not expected and result.verdict is not Verdict.UNDECIDED:
+        problems.append(f"verdict {result.verdict.value}, brute force {truth} solution(s)")
+    if result.count_exact and result.solution_count != truth:
+        problems.append(f"exact count {result.solution_count}, brute force {truth}")
+    if not {f.tobytes() for f in result.solutions} <= {f.tobytes() for f in real}:
+        problems.append("a listed field does not fit")
+    return problems
 
 
 def report(args, what: str, kind: str, failures: str, tally, wrong: list, start: float) -> int:
@@ -172,14 +178,7 @@ def classic(args) -> int:
             tally["disagreement"] += 1
             wrong.append((shape, "disagreement", str(err)[:200]))
             continue
-        expected = Verdict.NONE if truth == 0 else Verdict.UNIQUE if truth == 1 else Verdict.MULTIPLE
-        problems = []
-        if result.verdict is not expected and result.verdict is not Verdict.UNDECIDED:
-            problems.append(f"verdict {result.verdict.value}, brute force {truth} solution(s)")
-        if result.count_exact and result.solution_count != truth:
-            problems.append(f"exact count {result.solution_count}, brute force {truth}")
-        if not {f.tobytes() for f in result.solutions} <= {f.tobytes() for f in fields[match]}:
-            problems.append("a listed field does not fit")
+        problems = against_brute_force(result, fields[match])
         counted = count_solutions(problem, probabilities=True)
         if counted.exact and counted.count != truth:
             problems.append(f"count {counted.count}, brute force {truth}")
