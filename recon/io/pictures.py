@@ -97,8 +97,10 @@ def _pyplot():
     return plt
 
 
-def _save(plt, fig, path: str) -> None:
-    """Write the figure atomically in the format its suffix names; SVG text stays text."""
+def _save(plt, fig, path: str) -> tuple[int, int]:
+    """Write the figure atomically in the format its suffix names; SVG text stays text. Returns
+    its size in pixels, as matplotlib's canvas sizes itself (truncated)."""
+    width, height = fig.get_size_inches()
     suffix = os.path.splitext(path)[1].lower().lstrip(".") or "png"
     import matplotlib
 
@@ -107,6 +109,7 @@ def _save(plt, fig, path: str) -> None:
             write_atomically(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format=suffix))
     finally:
         plt.close(fig)
+    return int(width * DPI), int(height * DPI)
 
 
 def draw(
@@ -121,10 +124,7 @@ def draw(
     """Draw clues and fields into a PNG, SVG or PDF file (atomically); return its size in pixels.
     No fields: the bare puzzle, its clues only. legend: say what the marks mean, under the panels."""
     plt = _pyplot()
-    fig = picture(problem, fields, steps=steps, titles=titles, legend=legend)
-    _save(plt, fig, path)
-    shape = problem.shape if problem is not None else fields[0].shape
-    return picture_size(shape, max(len(fields), 1), legend, titles, legend_lines(fields, steps) if legend else None)
+    return _save(plt, picture(problem, fields, steps=steps, titles=titles, legend=legend), path)
 
 
 def picture(problem: Problem | None, fields: list[np.ndarray], *, steps: np.ndarray | None = None,
@@ -319,5 +319,4 @@ def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray | 
     scale.set_ticklabels(["0", ".25", ".5", ".75", "1"])
     scale.ax.tick_params(labelsize=7)
     fig.text(0.01, 0.005, "\n".join(notes), fontsize=6, ha="left", va="bottom")
-    _save(plt, fig, path)
-    return int(width * DPI), int(height * DPI)
+    return _save(plt, fig, path)
