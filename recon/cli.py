@@ -595,16 +595,24 @@ def equations_text(problem: Problem) -> list[str]:
     ]
 
 
+def given_cells(problem: Problem) -> dict[str, list[str]]:
+    """The cells a problem gives, by name: "empty" (on a classic board the opened cells) and
+    "mines" (the flags); none without fixed cells."""
+    if problem.fixed is None:
+        return {}
+    return {what: [cell_name(int(r), int(c)) for r, c in np.argwhere(problem.fixed == value)]
+            for value, what in ((0, "empty"), (1, "mines"))}
+
+
 def conditions_text(problem: Problem, most: int = 20) -> list[str]:
-    """What a problem gives beyond its clues, as lines under its equations: the cells given (on a
-    classic board the opened cells, empty, and the flags, mines; `most` named, then a count) and
-    the total."""
+    """What a problem gives beyond its clues, as lines under its equations: the cells given
+    (`most` named, then a count) and the total."""
     lines = []
-    if problem.fixed is not None:
-        for value, what in ((0, "empty (the opened cells)"), (1, "mines (the flags)")):
-            cells = np.argwhere(problem.fixed == value)
-            names = " ".join(cell_name(int(r), int(c)) for r, c in cells[:most]) or "none"
-            more = f" and {len(cells) - most} more" if len(cells) > most else ""
+    given = given_cells(problem)
+    if given:
+        for key, what in (("empty", "empty (the opened cells)"), ("mines", "mines (the flags)")):
+            names = " ".join(given[key][:most]) or "none"
+            more = f" and {len(given[key]) - most} more" if len(given[key]) > most else ""
             lines.append(f"  given {what}: {names}{more}")
         lines.append("  (an opened cell is empty, so its number, which counts its 8 neighbours, is also its 3x3 count)")
     if problem.mines is not None:
@@ -668,8 +676,7 @@ def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
             for clue, cells, count in equations(problem)
         ]
         if problem.fixed is not None:  # a classic board: the opened cells are empty, the flags mines
-            payload["given"] = {what: [cell_name(int(r), int(c)) for r, c in np.argwhere(problem.fixed == value)]
-                                for value, what in ((0, "empty"), (1, "mines"))}
+            payload["given"] = given_cells(problem)
         if problem.mines is not None:
             payload["total"] = problem.mines
         payload["steps"] = _steps_json(result, problem)
