@@ -55,18 +55,18 @@ def cache_dir():
     return Path(custom) / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}" if custom else here / "__pycache__"
 
 
-#: The files whose text the cached machine code depends on: the kernel modules, this one, and the
-#: recon modules they import names from (tests/test_options.py derives that list from their
-#: import statements and holds it to this one).
-STAMPED_SOURCES = ("compiled/basic.py", "compiled/elimination.py", "compiled/jit.py", "compiled/pairwise.py",
-                   "compiled/search.py", "compiled/trim.py", "model.py", "result.py", "rules/__init__.py",
-                   "rules/closure.py", "rules/trim.py")
+#: The recon modules outside this package that the kernel modules import names from (constants
+#: and functions their cached machine code may hold; tests/test_options.py derives this list from
+#: their import statements and holds it to this one).
+IMPORTED_SOURCES = ("model.py", "result.py", "rules/__init__.py", "rules/closure.py", "rules/trim.py")
 
 
 def stamped_sources() -> list:
-    """The paths of STAMPED_SOURCES."""
-    package = _here().parent
-    return [package / name for name in STAMPED_SOURCES]
+    """The files whose text the cached machine code depends on: the kernel modules, this one, and
+    IMPORTED_SOURCES."""
+    here = _here()
+    return sorted([here / f"{name}.py" for name in (*KERNEL_MODULES, "jit")]
+                  + [here.parent / name for name in IMPORTED_SOURCES])
 
 
 def _signature(path) -> tuple:
