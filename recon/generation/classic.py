@@ -56,9 +56,14 @@ def check_request(rows: int, cols: int, mines: int, first: tuple[int, int], zero
         return
     free = rows * cols - len(first_click_cells((rows, cols), first, zero))
     if not 0 <= mines <= free:
-        keep = "its 3x3 window" if zero else "its cell"
-        raise ValueError(f"{mines} {'mine does' if mines == 1 else 'mines do'} not fit: the first click keeps {keep} free, "
-                         f"which leaves {free} cell{'s' * (free != 1)}")
+        raise ValueError(_no_room(mines, free, zero))
+
+
+def _no_room(mines: int, free: int, zero: bool) -> str:
+    """Why `mines` mines do not fit in the `free` cells a first click leaves."""
+    keep = "its 3x3 window" if zero else "its cell"
+    return (f"{mines} {'mine does' if mines == 1 else 'mines do'} not fit: the first click keeps {keep} free, "
+            f"which leaves {free} cell{'s' * (free != 1)}")
 
 
 def draw_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
@@ -144,10 +149,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
     keep = first_click_cells((rows, cols), first, zero)
     free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
     if mines > len(free):
-        try:
-            check_request(rows, cols, mines, first, zero, rows * cols)
-        except ValueError as err:  # says why, in check_request's words
-            raise NoBoard(str(err)) from None
+        raise NoBoard(_no_room(mines, len(free), zero))
     if comb(len(free), mines) <= EVERY_FIELD:
         # few fields in all: try each (in a seeded order), so that none winning proves none exists
         ways = list(combinations(range(len(free)), mines))
