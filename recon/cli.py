@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import shlex
 import signal
 import sys
 import time
@@ -17,7 +18,7 @@ import numpy as np
 
 from . import __version__
 from .io.classic import (CLASSIC_FORMATS, format_board, format_endoh1, format_mines_id, is_endoh1, is_legup_minesweeper,
-                         is_mines_id, looks_like_endoh1, parse_endoh1)
+                         is_mines_id, looks_like_endoh1, parse_endoh1, total_line)
 from .io.files import check_writable_path, write_text_atomically
 from .io.pictures import PICTURE_FORMATS
 from .io.reading import InputError, problem_from_bytes
@@ -127,7 +128,8 @@ def _command(commands, name: str, help: str, description: str, file_help: str, c
         parser.add_argument("--classic", action="store_true",
                             help="FILE is a classic Minesweeper board: 0-8 opened (counting the 8 neighbours), ? covered, * a mine")
         parser.add_argument("--mines", metavar="N", type=_whole("N", 0),
-                            help="with --classic: the board holds N mines in all, flags included (or a line '# mines: N')")
+                            help="on a classic board: it holds N mines in all, flags included (or a line '# mines: N', which also "
+                                 "marks the file as a board)")
         parser.add_argument("--mines-see-numbers", action="store_true",
                             help="on a classic board: every mine sees a number (LEGUP's optional third rule), so a covered "
                                  "cell that sees none is empty")
@@ -448,7 +450,7 @@ def problem_of(data: bytes, name: str, max_cells: int = MAX_CELLS, args: argpars
     """The Problem of an input's bytes, as read_problem reads it."""
     classic, mines = getattr(args, "classic", False), getattr(args, "mines", None)
     seen = getattr(args, "mines_see_numbers", False)
-    if not classic and not is_legup_minesweeper(data) and (mines is not None or seen):
+    if not classic and not is_legup_minesweeper(data) and total_line(data) is None and (mines is not None or seen):
         what = "--mines is the total" if mines is not None else "--mines-see-numbers is a rule"
         raise UsageError(f"{what} of a classic Minesweeper board: it needs --classic")
     try:
@@ -578,7 +580,7 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not args.quiet:
         stderr.write(report(result))
         if counted is not None:
-            stderr.write(_count_line(counted, args.file))
+            stderr.write(_count_line(counted, f"recon count {_input_args(args)} --probabilities"))
     if args.explain and not args.json:
         stderr.write(explanation(result, problem))
     return EXIT_CODES[result.verdict]
@@ -752,8 +754,21 @@ def _varying(counted) -> list[tuple[str, object]]:
     return [(cell_name(r, c), p) for r, row in enumerate(counted.probabilities) for c, p in enumerate(row) if 0 < p < 1]
 
 
-def _count_line(counted, path: str, most: int = 12) -> str:
-    """The report's line on an ambiguous status's count."""
+def _input_args(args: argparse.Namespace) -> str:
+    """FILE and the options that say how it was read, to repeat in a suggested command."""
+    words = [shlex.quote(args.file)]
+    if getattr(args, "classic", False):
+        words.append("--classic")
+    if getattr(args, "mines", None) is not None:
+        words.append(f"--mines {args.mines}")
+    if getattr(args, "mines_see_numbers", False):
+        words.append("--mines-see-numbers")
+    return " ".join(words)
+
+
+def _count_line(counted, every: str, most: int = 12) -> str:
+    """The report's line on an ambiguous status's count; `every` is the command that shows every
+    cell's probability."""
     seconds = f"{counted.seconds:.3g} s"
     if not counted.exact:
         line = f"count: at least {counted.count} solutions, not counted exactly ({counted.reason}; {seconds})"
@@ -764,7 +779,7 @@ def _count_line(counted, path: str, most: int = 12) -> str:
         return line + "\n"
     varying = _varying(counted)
     shown = " ".join(f"{name} {p}" for name, p in varying[:most])
-    more = f" and {len(varying) - most} more (recon count {path} --probabilities shows every cell)" if len(varying) > most else ""
+    more = f" and {len(varying) - most} more ({every} shows every cell)" if len(varying) > most else ""
     cells = f"; {len(varying)} cell(s) vary, with mine probability {shown}{more}" if varying else ""
     return f"count: exactly {counted.count} solutions ({counted.method}; {seconds}){cells}\n"
 
@@ -913,6 +928,9 @@ def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
     data, name = read_input(args.file)
     if args.format != "field" and is_endoh1(data):
         raise UsageError(f"{name} is an endoh1 map (a field and its mine count): convert it with --format field")
+    if (line := total_line(data)) is not None:
+        raise FormatError(name, line, 1, "expected a status, got a classic Minesweeper board (its '# mines:' line gives the total; "
+                          "its numbers count the 8 neighbours): solve, count and explain read it; it has no Fill-a-Pix status")
     if args.format == "field":  # only an endoh1 map converts to a field; its reader says what is wrong
         field, mines = parse_endoh1(data, name, args.max_cells)
         emit(f"# endoh1 map {field.shape[1]}x{field.shape[0]}, {mines} mines\n" + format_field(field), args.out, stdout)

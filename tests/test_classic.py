@@ -220,6 +220,48 @@ def test_mines_without_classic_is_refused(tmp_path):
     assert code == 2 and "--classic" in err
 
 
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (4, 4)])
+def test_board_text_with_its_total_is_read_as_a_board_without_a_flag(tmp_path, shape):
+    """A line '# mines: N' (what `generate --classic` writes) marks board text as a board: solve
+    and count read it as `--classic` does, which brute force confirms; --mines overrides it
+    without --classic; convert refuses it at that line (a board has no Fill-a-Pix status)."""
+    rng = np.random.default_rng(sum(shape))
+    checked = 0
+    for trial in range(12):
+        field = rng.random(shape) < 0.3
+        opened = ~field & (rng.random(shape) < 0.5)
+        text = board_text(field, opened, np.zeros(shape, dtype=bool))
+        cells, _ = parse_board(text)
+        if not opened.any() or (cells == -1).sum() > 12:
+            continue
+        mines = int(field.sum())
+        path = tmp_path / f"b{trial}.txt"
+        path.write_text(f"# a board\n# mines: {mines}\n{text}")
+        truth, _ = brute_force(cells, mines)
+        exit_of = {0: 1, 1: 0}  # none, unique; several: 3
+        code, out, _ = run("count", str(path), "--json")
+        assert code == exit_of.get(truth, 3) and json.loads(out)["count"] == truth
+        read_as, flagged = (json.loads(run("count", str(path), *extra, "--json")[1]) for extra in ([], ["--classic"]))
+        assert {k: v for k, v in read_as.items() if k != "seconds"} == {k: v for k, v in flagged.items() if k != "seconds"}
+        other = mines + 1 if mines < field.size - opened.sum() else mines - 1
+        code, out, _ = run("count", str(path), "--mines", str(other), "--json")
+        assert json.loads(out)["count"] == brute_force(cells, other)[0] and code == exit_of.get(json.loads(out)["count"], 3)
+        code, out, err = run("convert", str(path), "--format", "mosaic")
+        assert code == 2 and not out and f"b{trial}.txt:2:1: " in err and "classic Minesweeper board" in err
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_hint_to_count_every_cell_repeats_how_the_board_was_read(tmp_path):
+    path = tmp_path / "wide.txt"
+    path.write_text("1" + "?" * 14 + "\n" + "?" * 15 + "\n")
+    code, _, err = run("solve", str(path), "--classic", "--mines", "4")
+    assert code == 3 and f"(recon count {path} --classic --mines 4 --probabilities shows every cell)" in err
+    path.write_text("# mines: 4\n" + path.read_text())
+    code, _, err = run("solve", str(path))
+    assert code == 3 and f"(recon count {path} --probabilities shows every cell)" in err
+
+
 def _legup_counts():
     path = SHARED / "legup" / "minesweeper" / "solution_counts.txt"
     if not path.exists():

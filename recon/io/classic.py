@@ -9,7 +9,8 @@ board (`recon.engines.TAKES`).
 Board text (the code-golf "Can I sweep the mines?" format): one row per line, a digit 0-8 an
 opened cell, `?` a covered cell, `*` a known mine (a flag). A comment line `# mines: N` gives the
 total (the same as `--mines N`); other `#` lines and blank lines before and after the grid are
-comments.
+comments. That line also marks the text as a board wherever a status is read (a status has no total,
+and `recon generate --classic` writes it), so such a file needs no `--classic`.
 
 LEGUP Minesweeper XML (`<puzzle name="Minesweeper">`) is recognised as a board wherever a status
 is read: cell values 1-8 are numbers, 0 (EMPTY) a cell known safe without a number, -1 (MINE) a
@@ -33,6 +34,7 @@ from .foreign import _whole, _xml_elements, legup_board
 from .text import FormatError, decode_text
 
 _MINES = re.compile(r"#\s*mines\s*:\s*(\S*)\s*$", re.IGNORECASE)
+_MINES_LINE = re.compile(r"^[ \t]*#\s*mines\s*:", re.IGNORECASE | re.MULTILINE)
 _LEGUP_MINESWEEPER = re.compile(r"<puzzle\b[^>]*\bname\s*=\s*[\"']Minesweeper[\"']")
 COVERED, FLAG, SAFE = -1, -2, -3
 
@@ -128,6 +130,15 @@ def is_legup_minesweeper(data: bytes | str) -> bool:
     """Is this a LEGUP Minesweeper puzzle (by its puzzle name)?"""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     return text.lstrip("\ufeff \t\r\n").startswith("<") and bool(_LEGUP_MINESWEEPER.search(text))
+
+
+def total_line(data: bytes | str) -> int | None:
+    """The 1-based line of board text's '# mines: N' (text that gives its total), or None."""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    if text.lstrip("\ufeff \t\r\n").startswith("<"):
+        return None
+    m = _MINES_LINE.search(text)
+    return None if m is None else text.count("\n", 0, m.start()) + 1
 
 
 def parse_legup_minesweeper(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> np.ndarray:

@@ -1,12 +1,12 @@
 """Read any input recon knows into a Problem, by its content: recon's status text, Tatham's Mosaic
 game IDs, hakank's and LEGUP's Fill-a-Pix formats, LEGUP Minesweeper XML (a classic board by its
 puzzle name), and classic board text when asked for (`classic=True`: its digits would read as a
-status otherwise)."""
+status otherwise) or when it gives its total (a line '# mines: N')."""
 
 from __future__ import annotations
 
 from ..model import MAX_CELLS, Problem, make_problem
-from .classic import board_problem, is_legup_minesweeper, parse_board, parse_legup_minesweeper
+from .classic import board_problem, is_legup_minesweeper, parse_board, total_line, parse_legup_minesweeper
 from .foreign import read_any_status
 from .text import FormatError
 
@@ -23,7 +23,7 @@ def problem_from_bytes(data: bytes | str, name: str = "<string>", max_cells: int
     InputError for a board that cannot be what was asked."""
     if is_legup_minesweeper(data):
         cells, board_mines = parse_legup_minesweeper(data, name, max_cells), None
-    elif classic:
+    elif classic or total_line(data) is not None:
         cells, board_mines = parse_board(data, name, max_cells)
     else:
         if mines is not None or mines_see_numbers:
@@ -42,8 +42,9 @@ def read(path: str, *, classic: bool = False, mines: int | None = None, mines_se
          max_cells: int = MAX_CELLS) -> Problem:
     """Read a file in any format recon knows (by its content) and return its Problem.
 
-    classic: the file is classic Minesweeper board text (0-8 opened, ? covered, * a mine);
-    LEGUP Minesweeper XML is recognised without it. mines: a classic board's total number of mines.
+    classic: the file is classic Minesweeper board text (0-8 opened, ? covered, * a mine); LEGUP
+    Minesweeper XML, and board text with a line '# mines: N', are recognised without it.
+    mines: a classic board's total number of mines.
     Raises FormatError (path, line, column, what was expected), InputError, OSError."""
     with open(path, "rb") as handle:
         data = handle.read()
