@@ -21,7 +21,7 @@ from .io.classic import (CLASSIC_FORMATS, format_board, format_endoh1, format_mi
                          is_mines_id, looks_like_endoh1, parse_endoh1, total_line)
 from .io.files import check_writable_path, write_text_atomically
 from .io.pictures import PICTURE_FORMATS
-from .io.reading import InputError, problem_from_bytes
+from .io.reading import InputError, problem_from_bytes, refuse_whole_field
 from .io.text import FormatError, decode_text, format_field, format_fields, parse_field
 from .counting import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
@@ -265,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
         STATUS_FILE,
     )
     v.add_argument("--format", choices=[*FORMATS, "field"], required=True,
-                   help="the format to write (field: the mines of an endoh1 map, x and _)")
+                   help="the format to write (field: the mines of an endoh1 map or a Mines game ID, x and _)")
     _out_option(v)
 
     g = commands.add_parser(
@@ -926,15 +926,22 @@ def _draw(render, path, problem, fields, steps, titles) -> tuple[int, int]:
 def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Write a status file in another format, or an endoh1 map as a field."""
     data, name = read_input(args.file)
-    if args.format != "field" and is_endoh1(data):
-        raise UsageError(f"{name} is an endoh1 map (a field and its mine count): convert it with --format field")
+    if args.format != "field":
+        refuse_whole_field(data, name)
     if (line := total_line(data)) is not None:
         raise FormatError(name, line, 1, "expected a status, got a classic Minesweeper board (its '# mines:' line gives the total; "
                           "its numbers count the 8 neighbours): solve, count and explain read it; it has no Fill-a-Pix status")
-    if args.format == "field":  # only an endoh1 map converts to a field; its reader says what is wrong
-        field, mines = parse_endoh1(data, name, args.max_cells)
-        emit(f"# endoh1 map {field.shape[1]}x{field.shape[0]}, {mines} mines\n" + format_field(field), args.out, stdout)
-        stderr.write(f"read endoh1, wrote field ({field.shape[0]}x{field.shape[1]}, {mines} mines)\n")
+    if args.format == "field":  # an endoh1 map or a Mines game ID; the map's reader says what is wrong with anything else
+        if is_mines_id(data):
+            from .io.classic import parse_mines_id
+
+            field, first = parse_mines_id(decode_text(data, name), name, args.max_cells)
+            what, note = "Mines game ID", f", first click r{first[0] + 1}c{first[1] + 1}"
+        else:
+            (field, _), what, note = parse_endoh1(data, name, args.max_cells), "endoh1 map", ""
+        shape, mines = f"{field.shape[0]}x{field.shape[1]}", int(field.sum())
+        emit(f"# {what} {field.shape[1]}x{field.shape[0]}, {mines} mines{note}\n" + format_field(field), args.out, stdout)
+        stderr.write(f"read {what}, wrote field ({shape}, {mines} mines)\n")
         return EXIT_UNIQUE
     clues, known, found = read_any_status(data, name, args.max_cells)
     try:

@@ -4,6 +4,8 @@ player's rules (`recon.rules.sweeper`) against the field."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -133,6 +135,32 @@ def test_generate_classic_command(tmp_path):
     assert code == 2 and "needs one" in err
     code, _, err = run("generate", "9", "9", "20", "--no-guess")
     assert code == 2 and "--classic" in err
+
+
+@pytest.mark.parametrize("rows, cols, mines", [(1, 12, 2), (12, 1, 2), (2, 9, 3), (9, 9, 10)])
+def test_generate_classic_outputs_read_back_as_what_they_are(tmp_path, rows, cols, mines):
+    """Each output of `generate --classic` is read back as itself: the board (its '# mines:' line
+    marks it) as `--classic` reads it, the Mines game ID and the endoh1 map converted back to the
+    planted field, and either of those, a field to play, refused by solve, count and explain."""
+    from recon.io.text import parse_field
+
+    size = [str(rows), str(cols), "--classic", "--mines", str(mines), "--seed", "5"]
+    board, planted = tmp_path / "board.txt", tmp_path / "field.txt"
+    assert run("generate", *size, "--out", str(board), "--field", str(planted))[0] == 0
+    field = parse_field(planted.read_text())
+    for extra in ([], ["--classic"]):
+        code, out, _ = run("solve", str(board), *extra, "--max-solutions", "100000", "--json")
+        solutions = json.loads(out)["solutions"]
+        assert code in (0, 3) and ["".join("x" if v else "_" for v in row) for row in field] in solutions
+        assert all(sum(row.count("x") for row in s) == mines for s in solutions)
+    for fmt, what in (("mines", "a Tatham Mines game ID"), ("endoh1", "an endoh1 map")):
+        given = tmp_path / f"{fmt}.txt"
+        assert run("generate", *size, "--format", fmt, "--out", str(given))[0] == 0
+        code, out, _ = run("convert", str(given), "--format", "field")
+        assert code == 0 and (parse_field(out) == field).all()
+        for command in (["solve"], ["count"], ["explain"], ["convert", "--format", "mosaic"]):
+            code, out, err = run(command[0], str(given), *command[1:])
+            assert code == 2 and not out and f"{fmt}.txt:1:1: expected a status or a classic board, got {what}" in err
 
 
 @pytest.mark.parametrize("text, line, col, words, as_map", [

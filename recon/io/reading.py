@@ -6,7 +6,7 @@ status otherwise) or when it gives its total (a line '# mines: N')."""
 from __future__ import annotations
 
 from ..model import MAX_CELLS, Problem, make_problem
-from .classic import board_problem, is_legup_minesweeper, parse_board, total_line, parse_legup_minesweeper
+from .classic import board_problem, is_endoh1, is_legup_minesweeper, is_mines_id, parse_board, total_line, parse_legup_minesweeper
 from .foreign import read_any_status
 from .text import FormatError
 
@@ -21,6 +21,7 @@ def problem_from_bytes(data: bytes | str, name: str = "<string>", max_cells: int
     """The Problem of an input (see the module's notes). `mines` (a classic board's total) overrides
     a '# mines: N' line. Raises FormatError (with line and column) for text that does not read,
     InputError for a board that cannot be what was asked."""
+    refuse_whole_field(data, name)
     if is_legup_minesweeper(data):
         cells, board_mines = parse_legup_minesweeper(data, name, max_cells), None
     elif classic or total_line(data) is not None:
@@ -36,6 +37,15 @@ def problem_from_bytes(data: bytes | str, name: str = "<string>", max_cells: int
         raise
     except ValueError as err:
         raise InputError(f"{name}: {err}") from None
+
+
+def refuse_whole_field(data: bytes | str, name: str) -> None:
+    """FormatError for an endoh1 map or a Tatham Mines game ID: a field with its mines given, to
+    play, with nothing to solve."""
+    for given, what in ((is_endoh1, "an endoh1 map"), (is_mines_id, "a Tatham Mines game ID")):
+        if given(data):
+            raise FormatError(name, 1, 1, f"expected a status or a classic board, got {what}, a field with its mines "
+                              "given: play it (recon play), or write its field (recon convert --format field)")
 
 
 def read(path: str, *, classic: bool = False, mines: int | None = None, mines_see_numbers: bool = False,
