@@ -1279,6 +1279,10 @@ def _game_of(args: argparse.Namespace):
 
             field, first = parse_mines_id(decode_text(data, name), name, args.max_cells)
             mines = int(field.sum())
+        elif (line := total_line(data)) is not None:
+            raise FormatError(name, line, 1, "expected a field, an endoh1 map or a Mines game ID (a game's mines), got a "
+                              "classic board, whose mines are hidden: solve or count it, or play the field generate "
+                              "wrote with --field")
         else:
             field = parse_field(data, name, args.max_cells)
             mines = int(field.sum())

@@ -252,6 +252,17 @@ def test_board_text_with_its_total_is_read_as_a_board_without_a_flag(tmp_path, s
     assert checked >= 3
 
 
+@pytest.mark.parametrize("text, line", [
+    ("# mines: 2\n1??\n", 1), ("\ufeff# mines: 2\n1??\n", 1), ("# a board\n\n  # Mines : 9\n*1?\n", 3),
+    ("1??\n# mines: 2\n", 2), ("# mines: 2\nx__\n", None), ("# mines: 1\n_x\n", None),  # fields (generate --field)
+    ("1??\n", None), ("# 2 mines\n1??\n", None), ('<puzzle name="Minesweeper"><!-- # mines: 2 -->', None),
+])
+def test_a_board_is_known_by_its_total_line_and_its_rows(text, line):
+    from recon.io.classic import total_line
+
+    assert total_line(text) == line and total_line(text.encode()) == line
+
+
 def test_the_hint_to_count_every_cell_repeats_how_the_board_was_read(tmp_path):
     path = tmp_path / "wide.txt"
     path.write_text("1" + "?" * 14 + "\n" + "?" * 15 + "\n")

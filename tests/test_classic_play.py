@@ -140,9 +140,11 @@ def test_generate_classic_command(tmp_path):
 @pytest.mark.parametrize("rows, cols, mines", [(1, 12, 2), (12, 1, 2), (2, 9, 3), (9, 9, 10)])
 def test_generate_classic_outputs_read_back_as_what_they_are(tmp_path, rows, cols, mines):
     """Each output of `generate --classic` is read back as itself: the board (its '# mines:' line
-    marks it) as `--classic` reads it, the Mines game ID and the endoh1 map converted back to the
-    planted field, and either of those, a field to play, refused by solve, count and explain."""
-    from recon.io.text import parse_field
+    marks it) as `--classic` reads it, and refused by play (its mines are hidden); the Mines game
+    ID and the endoh1 map converted back to the planted field and played on it, and refused by
+    solve, count and explain (they are whole fields)."""
+    from recon.cli import _game_of, build_parser
+    from recon.io.text import FormatError, parse_field
 
     size = [str(rows), str(cols), "--classic", "--mines", str(mines), "--seed", "5"]
     board, planted = tmp_path / "board.txt", tmp_path / "field.txt"
@@ -161,6 +163,10 @@ def test_generate_classic_outputs_read_back_as_what_they_are(tmp_path, rows, col
         for command in (["solve"], ["count"], ["explain"], ["convert", "--format", "mosaic"]):
             code, out, err = run(command[0], str(given), *command[1:])
             assert code == 2 and not out and f"{fmt}.txt:1:1: expected a status or a classic board, got {what}" in err
+        assert (_game_of(build_parser().parse_args(["play", str(given)])).field == field).all()
+    assert (_game_of(build_parser().parse_args(["play", str(planted)])).field == field).all()
+    with pytest.raises(FormatError, match="board.txt:3:1: expected a field, an endoh1 map or a Mines game ID"):
+        _game_of(build_parser().parse_args(["play", str(board)]))  # its mines are hidden
 
 
 @pytest.mark.parametrize("text, line, col, words, as_map", [

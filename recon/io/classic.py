@@ -34,6 +34,7 @@ from .foreign import _whole, _xml_elements, legup_board
 from .text import FormatError, decode_text
 
 _MINES = re.compile(r"#\s*mines\s*:\s*(\S*)\s*$", re.IGNORECASE)
+_BOARD_ROW = re.compile(r"[0-8?*]+")
 _MINES_LINE = re.compile(r"^[ \t]*#\s*mines\s*:", re.IGNORECASE | re.MULTILINE)
 _LEGUP_MINESWEEPER = re.compile(r"<puzzle\b[^>]*\bname\s*=\s*[\"']Minesweeper[\"']")
 COVERED, FLAG, SAFE = -1, -2, -3
@@ -133,12 +134,17 @@ def is_legup_minesweeper(data: bytes | str) -> bool:
 
 
 def total_line(data: bytes | str) -> int | None:
-    """The 1-based line of board text's '# mines: N' (text that gives its total), or None."""
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    if text.lstrip("\ufeff \t\r\n").startswith("<"):
+    """The 1-based line of board text's '# mines: N' (text that gives its total), or None. A field
+    with that line (generate's --field writes one) is not board text: its first row is not made of
+    0-8, ? and *."""
+    text = (data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data).removeprefix("\ufeff")
+    if text.lstrip().startswith("<"):
         return None
     m = _MINES_LINE.search(text)
-    return None if m is None else text.count("\n", 0, m.start()) + 1
+    if m is None:
+        return None
+    first = next((line.strip() for line in text.split("\n") if line.strip() and not line.strip().startswith("#")), "")
+    return text.count("\n", 0, m.start()) + 1 if _BOARD_ROW.fullmatch(first) else None
 
 
 def parse_legup_minesweeper(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> np.ndarray:
