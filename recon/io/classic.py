@@ -34,9 +34,13 @@ from .foreign import _whole, _xml_elements, legup_board
 from .text import FormatError, decode_text
 
 _MINES = re.compile(r"#\s*mines\s*:\s*(\S*)\s*$", re.IGNORECASE)
-_BOARD_ROW = re.compile(r"[0-8?*]+")
-_MINES_LINE = re.compile(r"^[ \t]*#\s*mines\s*:", re.IGNORECASE | re.MULTILINE)
-_LEGUP_MINESWEEPER = re.compile(r"<puzzle\b[^>]*\bname\s*=\s*[\"']Minesweeper[\"']")
+# The detectors below look at the raw bytes (a regex, a prefix), never decode or split a whole
+# input: they run on every input read, up to the 256 MiB limit.
+_XML_START = re.compile(rb"(?:\xef\xbb\xbf)?\s*<")
+_BOARD_ROW = re.compile(rb"[0-8?*]+")
+_FIRST_ROW = re.compile(rb"^[ \t\r]*([^#\s][^\r\n]*)", re.MULTILINE)
+_MINES_LINE = re.compile(rb"^[ \t]*#[ \t]*mines[ \t]*:", re.IGNORECASE | re.MULTILINE)
+_LEGUP_MINESWEEPER = re.compile(rb"<puzzle\b[^>]*\bname\s*=\s*[\"']Minesweeper[\"']")
 COVERED, FLAG, SAFE = -1, -2, -3
 
 
@@ -127,24 +131,28 @@ def board_problem(cells: np.ndarray, mines: int | None = None, *, mines_see_numb
     return make_problem(np.where(opened, cells, 0).astype(np.uint8), opened, fixed, mines)
 
 
+def _raw(data: bytes | str) -> bytes:
+    return data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
+
+
 def is_legup_minesweeper(data: bytes | str) -> bool:
     """Is this a LEGUP Minesweeper puzzle (by its puzzle name)?"""
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    return text.lstrip("\ufeff \t\r\n").startswith("<") and bool(_LEGUP_MINESWEEPER.search(text))
+    raw = _raw(data)
+    return bool(_XML_START.match(raw)) and bool(_LEGUP_MINESWEEPER.search(raw))
 
 
 def total_line(data: bytes | str) -> int | None:
     """The 1-based line of board text's '# mines: N' (text that gives its total), or None. A field
     with that line (generate's --field writes one) is not board text: its first row is not made of
     0-8, ? and *."""
-    text = (data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data).removeprefix("\ufeff")
-    if text.lstrip().startswith("<"):
+    raw = _raw(data).removeprefix(b"\xef\xbb\xbf")
+    if b"#" not in raw or _XML_START.match(raw):
         return None
-    m = _MINES_LINE.search(text)
-    if m is None:
+    m = _MINES_LINE.search(raw)
+    first = _FIRST_ROW.search(raw)
+    if m is None or first is None or not _BOARD_ROW.fullmatch(first.group(1).strip()):
         return None
-    first = next((line.strip() for line in text.split("\n") if line.strip() and not line.strip().startswith("#")), "")
-    return text.count("\n", 0, m.start()) + 1 if _BOARD_ROW.fullmatch(first) else None
+    return raw.count(b"\n", 0, m.start()) + 1
 
 
 def parse_legup_minesweeper(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> np.ndarray:
@@ -176,13 +184,18 @@ def parse_legup_minesweeper(data: bytes | str, path: str = "<string>", max_cells
 
 def is_endoh1(data: bytes | str) -> bool:
     """Is this an IOCCC 2020 endoh1 map: 'W H C', then W*H numbers that are a permutation of
-    0..W*H-1? (A status written as tokens, '0 1 1' a row, is not one.)"""
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    tokens = text.split()
-    if len(tokens) < 4 or not all(t.isascii() and t.isdigit() and len(t) <= 9 for t in tokens):
-        return False
-    cells = int(tokens[0]) * int(tokens[1])
-    return len(tokens) == 3 + cells and sorted(map(int, tokens[3:])) == list(range(cells))
+    0..W*H-1? (A status written as tokens, '0 1 1' a row, is not one: it is told apart within
+    its first W*H + 4 tokens.)"""
+    tokens = (m.group() for m in re.finditer(rb"\S+", _raw(data)))
+    numbers = []
+    for token in tokens:
+        if not (token.isdigit() and len(token) <= 9):
+            return False
+        numbers.append(int(token))
+        if len(numbers) > 3 and len(numbers) > 3 + numbers[0] * numbers[1]:
+            return False
+    cells = len(numbers) - 3
+    return cells >= 1 and cells == numbers[0] * numbers[1] and sorted(numbers[3:]) == list(range(cells))
 
 
 def looks_like_endoh1(data: bytes | str) -> bool:
@@ -272,13 +285,12 @@ def format_endoh1(field: np.ndarray) -> str:
     return "\n".join(lines) + "\n"
 
 
-_MINES_ID = re.compile(r"\s*\d{1,9}x\d{1,9}n\d{1,9}a?:\d{1,9},\d{1,9},[um]", re.ASCII)
+_MINES_ID = re.compile(rb"\s*\d{1,9}x\d{1,9}n\d{1,9}a?:\d{1,9},\d{1,9},[um]")
 
 
 def is_mines_id(data: bytes | str) -> bool:
     """Does this start like a Tatham Mines game ID ('WxHnN:x,y,u...')?"""
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    return bool(_MINES_ID.match(text))
+    return bool(_MINES_ID.match(_raw(data)))
 
 
 def parse_mines_id(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, tuple[int, int]]:
