@@ -26,12 +26,13 @@ SEEDS = [
     b'<cell value="2" x="0" y="0"/><cell value="10" x="1" y="1"/></cells></board></puzzle></Legup>\n',
     b"0\n",
     b"9\n",
-    # classic Minesweeper: a board with its total, LEGUP's, an endoh1 map, a Tatham Mines game ID
+    # classic Minesweeper: a board with its total, LEGUP's, an endoh1 map, a Tatham Mines game ID, a field
     b"# mines: 3\n1?*\n12?\n??1\n",
     b'<Legup><puzzle name="Minesweeper"><board height="2" width="3"><cells>'
     b'<cell value="1" x="0" y="0"/><cell value="-1" x="1" y="0"/></cells></board></puzzle></Legup>\n',
     b"3 2 2\n0 1 2\n3 4 5\n",
     b"3x2n1:0,0,u20\n",
+    b"# mines: 2\nx_\n_x\n",  # a field with the header generate --field writes
 ]
 EXTRA = ["\u00b2", "\u2463", "\u0663", "\ufeff", "\u00a0", "x", "*", "#", "<", ":", "\r", "\t", " ", "?", "-1", "99999999999999"]
 COMMANDS = [
