@@ -10,7 +10,8 @@ split the frontier), each group is enumerated on its own (by SAT up to SAT_FIRST
 however hard the search, then by the backtracking search, fast per solution), and the count is
 the product of the group counts (times 2 for each cell no clue sees). So two far-apart ambiguous
 corners cost the sum of their enumerations, not the product. Small grids are also counted by
-plain enumeration with the backtracking engine and must agree; where that does not finish, a
+plain enumeration with the backtracking engine (with a total, the cells no clue sees placed by a
+binomial) and must agree; where that does not finish, a
 count of a few fields is checked by MILP instead.
 """
 
@@ -24,7 +25,7 @@ from math import comb
 import numpy as np
 
 from .engines import algebra, backtrack, hybrid, milp, sat
-from .model import Groups, Problem, make_problem
+from .model import OPEN, Groups, Problem, make_problem, status
 from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
 from .solver import verify
 
@@ -40,9 +41,6 @@ PLAIN_SECONDS = 0.3
 MILP_CHECK_COUNT = 10
 #: How often a count says where it is, at most (seconds).
 PROGRESS_SECONDS = 1.0
-#: Enumeration with a total walks the fields without it; past this many skipped per field
-#: counted it stops, unfinished (cells no number sees make most of them the wrong size).
-SKIPPED_PER_COUNTED = 20
 #: With python-sat, a group of open cells is first enumerated by SAT up to this many solutions.
 SAT_FIRST = 1000
 #: Super cells are enumerated up to this many assignments per group, then counted by dynamic
@@ -97,28 +95,31 @@ class Count:
         return np.array([[float(p) for p in row] for row in self.probabilities])
 
 
-def _enumerated(problem: Problem, limit: int, time_limit: float | None, want_probabilities: bool):
-    """Count by enumeration: (count, exhausted, mine tallies or None). With a total, the fields
-    without it are enumerated and those with the wrong number of mines skipped."""
-    tally = np.zeros(problem.shape, dtype=np.int64) if want_probabilities else None
-    count = 0
-    plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
-    skipped = 0
+def _enumerated(problem: Problem, limit: int, time_limit: float | None) -> tuple[int, bool]:
+    """Count by plain enumeration with the backtracking engine: (count, exhausted), exhausted
+    False past `limit` fields or the time limit. With a total, which backtracking does not take,
+    the cells no clue sees are fixed empty and each field of the rest stands for the ways to
+    place the mines still missing among them: C(free cells, total - its mines)."""
+    plain, free = problem, 0
+    if problem.mines is not None:
+        fixed = np.full(problem.shape, OPEN, dtype=np.int8) if problem.fixed is None else problem.fixed.copy()
+        unseen = (status(problem.known) == 0) & (fixed == OPEN)
+        fixed[unseen] = 0
+        free = int(unseen.sum())
+        plain = make_problem(problem.clues, problem.known, fixed)
+    count = fields = 0
     try:
         for field in backtrack.iter_solutions(plain, time_limit=time_limit):
-            if problem.mines is not None and int(field.sum()) != problem.mines:
-                skipped += 1
-                if skipped > SKIPPED_PER_COUNTED * (limit + 1):  # the total rules out most: give up early
-                    return count, False, None
-                continue
-            count += 1
-            if tally is not None:
-                tally += field
-            if count > limit:
-                return count - 1, False, None
+            fields += 1
+            if fields > limit:
+                return count, False
+            if problem.mines is None:
+                count += 1
+            elif 0 <= problem.mines - int(field.sum()) <= free:
+                count += comb(free, problem.mines - int(field.sum()))
     except TimeUp:
-        return count, False, None
-    return count, True, tally
+        return count, False
+    return count, True
 
 
 def count_solutions(
@@ -146,7 +147,7 @@ def count_solutions(
             reason = (reason + "; " if reason else "") + f"no probabilities past {PROBABILITY_CELLS:,} cells (one exact fraction each)"
         result = Count(sols.count, sols.count_exact, "algebra", 0.0, probs, reason)
         if sols.count_exact and problem.cells <= CROSSCHECK_CELLS and sols.count <= CROSSCHECK_COUNT:
-            n, exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, None, False)
+            n, exhausted = _enumerated(problem, CROSSCHECK_COUNT, None)
             if not exhausted or n != sols.count:
                 raise EngineDisagreement(
                     f"exact counts differ: algebra {sols.count}, backtrack {n}",
@@ -222,7 +223,7 @@ def _checked_again(problem: Problem, n: int, deadline: float | None, by: str) ->
     left = end - time.perf_counter()
     if left <= 0:
         return " (no time left to check it by plain enumeration)"
-    plain, plain_exhausted, _ = _enumerated(problem, CROSSCHECK_COUNT, min(PLAIN_SECONDS, left), False)
+    plain, plain_exhausted = _enumerated(problem, CROSSCHECK_COUNT, min(PLAIN_SECONDS, left))
     if plain_exhausted:
         _same_count(n, by, backtrack.NAME, plain)
         return ", checked by plain enumeration"

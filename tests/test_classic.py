@@ -19,6 +19,7 @@ from recon import Verdict, solve
 from recon.cli import main
 from recon.counting import count_solutions
 from recon.io.classic import board_problem, parse_board
+from recon.model import status
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"  # ../shared beside the repository
 
@@ -93,6 +94,35 @@ def test_counts_and_probabilities_equal_brute_force(shape, with_total):
             assert all(int(f.sum()) == mines for f in result.solutions)
         seen.add(truth == 1)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_plain_enumeration_with_a_total_equals_brute_force(shape):
+    """The count's cross-check: backtracking over the cells some number sees, the others placed
+    by a binomial, equals brute force over every covered cell, with and without the total."""
+    from recon.counting import _enumerated
+
+    rng = np.random.default_rng(7 * sum(shape))
+    free_seen = 0
+    for _ in range(25):
+        field = rng.random(shape) < rng.uniform(0.1, 0.5)
+        opened = ~field & (rng.random(shape) < 0.3)
+        cells, _ = parse_board(board_text(field, opened, field & (rng.random(shape) < 0.2)))
+        if (cells == -1).sum() > 10:
+            continue
+        for mines in (int(field.sum()), None):
+            assert _enumerated(board_problem(cells, mines), 10**6, None) == (brute_force(cells, mines)[0], True)
+        free_seen += bool(((status(opened) == 0) & (cells == -1)).any())
+    assert free_seen >= 3  # boards with cells no number sees, where the binomial does the work
+
+
+def test_a_beginner_board_with_its_total_is_counted_and_checked_independently(tmp_path):
+    """9x9 with 10 mines after the first click: 25 cells no number sees. Plain enumeration used
+    to walk their 2^25 fillings and give up; it now checks the count."""
+    code, out, _ = run("generate", "9", "9", "--classic", "--mines", "10", "--seed", "11")
+    cells, mines = parse_board(out)
+    counted = count_solutions(board_problem(cells, mines), probabilities=True)
+    assert counted.exact and counted.method.endswith("checked by plain enumeration"), counted.method
 
 
 @pytest.mark.parametrize("shape", SHAPES)
