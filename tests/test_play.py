@@ -168,6 +168,60 @@ def test_the_terminal_game_headless():
     asyncio.run(winning())
 
 
+def test_the_board_fits_the_terminal_or_scrolls_with_the_cursor():
+    """Cells are 3, 2 or 1 characters, the widest that fits, and rows never wrap: an expert board
+    in 80 columns (it wrapped into 33 lines at 3 characters a cell, with clicks landing on the
+    wrong cells). A board too wide even at 1 scrolls to keep the cursor in view, and a click
+    opens the cell drawn under it."""
+    pytest.importorskip("textual")
+    from fractions import Fraction
+
+    from recon.play.tui import PlayApp, _percent, cell_width
+
+    assert [cell_width(30, w) for w in (100, 90, 89, 60, 59, 30, 20)] == [3, 3, 2, 2, 1, 1, 1]
+    assert [_percent(Fraction(1, 3), w) for w in (3, 2, 1)] == [" 33", " 3", "3"]
+    assert [_percent(Fraction(99, 100), w) for w in (3, 2, 1)] == [" 99", " 9", "9"]
+    assert [_percent(Fraction(1), w) for w in (3, 2, 1)] == ["100", " M", "M"]
+    assert [_percent(Fraction(0), w) for w in (3, 2, 1)] == ["  0", " 0", "0"]
+
+    async def expert():
+        game = Game.new(16, 30, 99, seed=3)
+        app = PlayApp(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.cell_w == 2 and app.board.region.height == 16 and app.board.region.width == 60
+            await pilot.click("Board", offset=(7 * 2 + 1, 8))  # the first click: r9c8
+            assert game.state in ("playing", "won") and game.opened[8, 7]
+            await pilot.press("p")
+            assert "probabilities in tenths" in app.status_line()
+            assert all(len(row) == 60 for row in app.board_text().plain.split("\n"))
+            await pilot.resize_terminal(120, 30)
+            await pilot.pause()
+            assert app.cell_w == 3 and app.board.region.width == 90
+            await pilot.press("q")
+
+    async def wide():
+        field = np.zeros((12, 150), dtype=bool)
+        field[::3, ::7] = True
+        app = PlayApp(Game(field, int(field.sum()), seed=1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.cell_w == 1 and app.board.region.width == 150 and app.board.region.height == 12
+            app.cursor = (6, 140)
+            await pilot.press("right", "right", "right", "right")
+            await pilot.pause()
+            view = app.query_one("#field")
+            assert app.cursor == (6, 144) and view.scroll_x > 0
+            assert view.scroll_x <= 144 < view.scroll_x + view.scrollable_content_region.width
+            x, y = 144 - int(view.scroll_x), 6 - int(view.scroll_y)  # the cursor's cell, on the screen
+            await pilot.click(offset=(x, y))
+            assert app.game.opened[6, 144]
+            await pilot.press("q")
+
+    asyncio.run(expert())
+    asyncio.run(wide())
+
+
 def test_autoplay_plays_and_reports(tmp_path):
     code, out, err = run("autoplay", "--games", "30", "--rows", "9", "--cols", "9", "--mines", "10", "--workers", "1", "--json")
     data = json.loads(out)

@@ -4,6 +4,9 @@ Keys: arrows move, space or enter opens, f flags, h shows the next deduction (it
 names, its cells highlighted; when none applies, the best guess and its chance), p toggles the exact
 mine probabilities, q quits. A mouse click opens a cell, a right click flags it. A won or lost game
 shows its end screen: n plays the next game, b goes back to the board, q quits.
+
+A cell is 3 characters wide, or 2 or 1 where the terminal is too narrow for the board (an expert
+board is 90 characters at 3, 60 at 2); a board wider or taller than that scrolls with the cursor.
 """
 
 from __future__ import annotations
@@ -11,26 +14,35 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.events import Click
+from textual.containers import ScrollableContainer, Vertical
+from textual.events import Click, Resize
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .game import Game
 
 COLOURS = {1: "blue", 2: "green", 3: "red", 4: "dark_blue", 5: "dark_red", 6: "cyan", 7: "magenta", 8: "grey50"}
-CELL = 3  # characters per cell
+CELL_WIDTHS = (3, 2, 1)  # characters per cell, the widest that fits
+SCROLLBAR = 2  # columns a vertical scroll bar takes
+
+
+def cell_width(cols: int, width: int) -> int:
+    """The widest cell that fits cols cells in width characters (the narrowest if none does)."""
+    return next((w for w in CELL_WIDTHS if cols * w <= width), CELL_WIDTHS[-1])
 
 
 class Board(Static):
-    """The grid; each cell CELL characters wide."""
+    """The grid, each cell the app's cell_w characters wide, in a container that scrolls."""
+
+    DEFAULT_CSS = "Board { width: auto; height: auto; }"
 
     def __init__(self, app: "PlayApp"):
         super().__init__()
         self.game_app = app
 
     def on_click(self, event: Click) -> None:
-        r, c = event.y, event.x // CELL
+        r, c = event.y, event.x // self.game_app.cell_w
         game = self.game_app.game
         if 0 <= r < game.rows and 0 <= c < game.cols:
             self.game_app.cursor = (r, c)
@@ -39,6 +51,20 @@ class Board(Static):
             else:
                 game.open(r, c)
             self.game_app.refresh_view()
+
+
+class Field(ScrollableContainer):
+    """The board's view: it scrolls, and a new size may change the cells' width. It takes no
+    focus, so the arrows move the cursor (the view follows it) rather than scroll."""
+
+    can_focus = False
+
+    def __init__(self, app: "PlayApp"):
+        super().__init__(id="field")
+        self.game_app = app
+
+    def on_resize(self, event: Resize) -> None:
+        self.game_app.refresh_view(keep_hint=True)
 
 
 class EndScreen(ModalScreen[str]):
@@ -71,6 +97,7 @@ class EndScreen(ModalScreen[str]):
 class PlayApp(App):
     """The game's screen: the board, then a status line."""
 
+    DEFAULT_CSS = "#field { height: 1fr; } #status { height: auto; }"
     BINDINGS = [
         Binding("up", "move(-1, 0)", "up", show=False), Binding("down", "move(1, 0)", "down", show=False),
         Binding("left", "move(0, -1)", "left", show=False), Binding("right", "move(0, 1)", "right", show=False),
@@ -87,11 +114,13 @@ class PlayApp(App):
         self.show_probabilities = False
         self._probabilities = None
         self._ended = False  # the end screen has been shown for this game
+        self.cell_w = CELL_WIDTHS[0]
 
     def compose(self) -> ComposeResult:
         self.board = Board(self)
         self.status = Static(id="status")
-        yield self.board
+        with Field(self):
+            yield self.board
         yield self.status
 
     def on_mount(self) -> None:
@@ -134,8 +163,13 @@ class PlayApp(App):
         if not keep_hint:
             self.shown_hint = None
         self._probabilities = self.game.probabilities() if self.show_probabilities and self.game.state == "playing" else None
+        view = self.query_one(Field)
+        width = view.size.width or self.size.width  # (before the first layout, the terminal's)
+        self.cell_w = cell_width(self.game.cols, width - (SCROLLBAR if self.game.rows > view.size.height else 0))
         self.board.update(self.board_text())
         self.status.update(self.status_line())
+        r, c = self.cursor  # keep the cursor in view on a board that scrolls
+        view.scroll_to_region(Region(c * self.cell_w, r, self.cell_w, 1), animate=False)
         if self.game.state in ("won", "lost") and not self._ended:
             self._ended = True
             self.push_screen(EndScreen(self.game), self._after_end)
@@ -150,27 +184,28 @@ class PlayApp(App):
             self.refresh_view()
 
     def cell_text(self, r: int, c: int) -> tuple[str, str]:
-        """A cell's characters and style."""
-        game = self.game
+        """A cell's characters (cell_w of them) and style."""
+        game, w = self.game, self.cell_w
         over = game.state in ("won", "lost")
         if game.sweeper is not None and game.opened[r, c]:
             n = game.number(r, c)
-            return (f" {n} " if n else " . "), COLOURS.get(n, "")
+            return _fit(str(n) if n else ".", w), COLOURS.get(n, "")
         if game.blast == (r, c):
-            return " * ", "bold white on red"
+            return _fit("*", w), "bold white on red"
         if over and game.field is not None and game.field[r, c]:
-            return (" F " if game.flags[r, c] else " * "), "bold"
+            return _fit("F" if game.flags[r, c] else "*", w), "bold"
         if game.flags[r, c]:
-            return (" x " if over else " F "), "bold red"
+            return _fit("x" if over else "F", w), "bold red"
         if self._probabilities is not None:
-            p = self._probabilities[r][c]
-            return (f"{round(100 * p):>3}" if p < 1 else "100"), "grey50"
-        return " ? ", "grey50"
+            return _percent(self._probabilities[r][c], w), "grey50"
+        return _fit("?", w), "grey50"
 
     def board_text(self) -> Text:
-        text = Text()
+        text = Text(no_wrap=True)
         hinted = {tuple(x) for x in (self.shown_hint or {}).get("cells", [])}
         for r in range(self.game.rows):
+            if r:
+                text.append("\n")
             for c in range(self.game.cols):
                 chars, style = self.cell_text(r, c)
                 if (r, c) in hinted:
@@ -178,7 +213,6 @@ class PlayApp(App):
                 if (r, c) == self.cursor:
                     style += " reverse"
                 text.append(chars, style=style.strip())
-            text.append("\n")
         return text
 
     def status_line(self) -> str:
@@ -187,13 +221,26 @@ class PlayApp(App):
                 "won": "YOU WIN - n next game, q quits", "lost": "BOOM - n next game, q quits"}[game.state]
         parts = [f"mines left {game.mines_left}", f"time {game.seconds:.0f} s", f"guesses {game.guesses}"]
         if self.show_probabilities and self._probabilities is not None:
-            parts.append(f"probabilities in %, total {game.mines}")
+            parts.append(f"probabilities in {'%' if self.cell_w >= 3 else 'tenths (M a mine)'}, total {game.mines}")
         line = " | ".join(parts) + (f" | {head}" if head else "")
         if self.shown_hint:
             names = ", ".join(f"{who} {self.shown_hint[key]}" for key, who in (("legup", "LEGUP:"), ("endoh1", "endoh1:"))
                               if self.shown_hint.get(key))
             line += f"\nhint{' (' + names + ')' if names else ''}: {self.shown_hint['text']}"
         return line
+
+
+def _fit(mark: str, width: int) -> str:
+    """One character in a cell: centred in three, at the right in two (as the numbers there)."""
+    return mark.center(width) if width >= 3 else mark.rjust(width)
+
+
+def _percent(p, width: int) -> str:
+    """A mine probability in width characters: percent in three, else tenths (0-9; M certain),
+    which stay apart from their neighbours' in cells of two."""
+    if width >= 3:
+        return str(round(100 * p)).rjust(width)
+    return ("M" if p >= 1 else str(min(int(10 * p), 9))).rjust(width)
 
 
 def run_game(game: Game) -> None:
