@@ -280,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("rows", metavar="ROWS", type=_whole("ROWS", 1), help="number of rows, >= 1")
     g.add_argument("cols", metavar="COLS", type=_whole("COLS", 1), help="number of columns, >= 1")
     g.add_argument("p", metavar="P", type=_percent, nargs="?", help="mine probability in percent, 0..100 (with "
-                   "--classic and --mines: not needed)")
+                   "--classic: the board holds P %% of its cells, rounded; or give --mines instead)")
     g.add_argument("--seed", metavar="N", type=_whole("N", 0), help="random seed (default: fresh, printed in the header)")
     g.add_argument("--field", metavar="FILE", help="also write the planted field to FILE")
     g.add_argument("--out", metavar="FILE", help="write the status to FILE (atomically) instead of stdout")
@@ -1045,9 +1045,11 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
     zero = args.first_click == "zero"
     try:
         check_size(rows, cols, args.max_cells, "the board asked for")
+        if args.mines is not None and args.p is not None:
+            raise ValueError(f"give --mines N or a mine probability P, not both (got --mines {args.mines} and P = {args.p:g})")
         if args.mines is not None:
             mines = args.mines
-        elif args.p is not None:
+        elif args.p is not None:  # a board's mines are counted: P % of its cells, rounded
             mines = round(args.p / 100 * rows * cols)
         else:
             raise ValueError("give --mines N or a mine probability P")
