@@ -128,10 +128,11 @@ def test_generate_classic_command(tmp_path):
     code, out, _ = run("generate", "9", "9", "--classic", "--mines", "10", "--no-guess", "--seed", "7", "--format", "endoh1")
     assert code == 0 and (parse_endoh1(out)[0] == field).all()
     for argv, words in [(["--mines", "81"], "do not fit"), (["--mines", "3", "--first", "10,1"], "outside"),
-                        ([], "--mines N or a mine probability"), (["--mines", "2", "--format", "legup"], "not a classic format"),
-                        (["20", "--mines", "10"], "not both")]:
+                        ([], "--mines N or a mine probability"), (["--mines", "2", "--format", "legup"], "not a classic format")]:
         code, _, err = run("generate", "9", "9", "--classic", *argv)
         assert code == 2 and words in err, err
+    code, _, err = run("generate", "9", "9", "20", "--classic", "--mines", "10")
+    assert code == 2 and "not both" in err, err
     code, _, err = run("generate", "1", "3", "--classic", "--mines", "1", "--first", "1,2", "--first-click", "safe", "--no-guess")
     assert code == 2 and "needs one" in err
     code, _, err = run("generate", "9", "9", "20", "--no-guess")
