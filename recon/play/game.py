@@ -44,6 +44,7 @@ class Game:
         self.blast: tuple[int, int] | None = None
         self.sweeper: Sweeper | None = None
         self.notice: str | None = None  # why the last first click did not start the game
+        self._odds: tuple[bytes, list | None] | None = None  # the board shown and its probabilities
         if first is not None:
             self.open(*first)
 
@@ -138,8 +139,11 @@ class Game:
         the first click or when the count is not exact)."""
         if self.sweeper is None:
             return None
-        counted = count_solutions(board_problem(self.board_cells(), self.mines), probabilities=True, limit=1_000_000, crosscheck=False)
-        return counted.probabilities if counted.exact else None
+        cells = self.board_cells()
+        if self._odds is None or self._odds[0] != cells.tobytes():  # counted again only when a number shows
+            counted = count_solutions(board_problem(cells, self.mines), probabilities=True, limit=1_000_000, crosscheck=False)
+            self._odds = (cells.tobytes(), counted.probabilities if counted.exact else None)
+        return self._odds[1]
 
     def probability(self, r: int, c: int) -> Fraction | None:
         p = self.probabilities()

@@ -201,18 +201,27 @@ class PlayApp(App):
         return _fit("?", w), "grey50"
 
     def board_text(self) -> Text:
+        """The grid, neighbouring cells of one style drawn as one run: a style per cell (10,000 on
+        a 100x100 board) cost Textual 0.27 s a key press."""
         text = Text(no_wrap=True)
         hinted = {tuple(x) for x in (self.shown_hint or {}).get("cells", [])}
         for r in range(self.game.rows):
             if r:
                 text.append("\n")
+            run, run_style = [], None
             for c in range(self.game.cols):
                 chars, style = self.cell_text(r, c)
                 if (r, c) in hinted:
                     style += " on yellow"
                 if (r, c) == self.cursor:
                     style += " reverse"
-                text.append(chars, style=style.strip())
+                style = style.strip()
+                if style != run_style and run:
+                    text.append("".join(run), style=run_style)
+                    run = []
+                run.append(chars)
+                run_style = style
+            text.append("".join(run), style=run_style)
         return text
 
     def status_line(self) -> str:
