@@ -252,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--out", metavar="PICTURE", required=True, help="the picture to write: .png, .svg or .pdf")
     r.add_argument("--puzzle-only", action="store_true", help="draw the bare puzzle, its clues only, without solving it")
-    r.add_argument("--field", action="store_true", help="FILE is a field (x = mine), not a status")
+    r.add_argument("--field", action="store_true", help="FILE is a field (x = mine), an endoh1 map or a Mines game ID, not a status")
     _solve_options(r, "draw")
 
     v = _command(
@@ -888,9 +888,10 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(f"--out must name a .png, .svg or .pdf file, got {args.out!r}")
     data, name = read_input(args.file)
     if args.field:
-        field = parse_field(data, name, args.max_cells)
+        field, _ = _field_of(data, name, args.max_cells)
         problem = make_problem(status(field))
-        _draw(render, args.out, problem, [field], None, ["field and its counts"])
+        size = _draw(render, args.out, problem, [field], None, ["field and its counts"])
+        stderr.write(f"wrote {args.out} ({size[0]}x{size[1]} px)\n")
         return EXIT_UNIQUE
     problem = problem_of(data, name, args.max_cells, args)
     if args.puzzle_only:
@@ -924,14 +925,14 @@ def _draw(render, path, problem, fields, steps, titles) -> tuple[int, int]:
 
 
 def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    """Write a status file in another format, or an endoh1 map as a field."""
+    """Write a status file in another format, or the field of an endoh1 map or a Mines game ID."""
     data, name = read_input(args.file)
-    if args.format != "field":
-        refuse_whole_field(data, name)
-    if (line := total_line(data)) is not None:
-        raise FormatError(name, line, 1, "expected a status, got a classic Minesweeper board (its '# mines:' line gives the total; "
-                          "its numbers count the 8 neighbours): solve, count and explain read it; it has no Fill-a-Pix status")
-    if args.format == "field":  # an endoh1 map or a Mines game ID; the map's reader says what is wrong with anything else
+    if args.format == "field":  # an endoh1 map or a Mines game ID; the map's reader says what is wrong with what starts with a number
+        head = decode_text(data, name).lstrip().partition("\n")[0]
+        if not (is_mines_id(data) or head.split()[:1] and head.split()[0].isdigit()):
+            head = head[:30]
+            raise FormatError(name, 1, 1, "expected an endoh1 map ('W H C', then W*H numbers) or a Tatham Mines game ID "
+                              f"('WxHnN:x,y,u...'), the inputs whose mines --format field writes, got {head!r}")
         if is_mines_id(data):
             from .io.classic import parse_mines_id
 
@@ -943,6 +944,10 @@ def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
         emit(f"# {what} {field.shape[1]}x{field.shape[0]}, {mines} mines{note}\n" + format_field(field), args.out, stdout)
         stderr.write(f"read {what}, wrote field ({shape}, {mines} mines)\n")
         return EXIT_UNIQUE
+    refuse_whole_field(data, name)
+    if (line := total_line(data)) is not None:
+        raise FormatError(name, line, 1, "expected a status, got a classic Minesweeper board (its '# mines:' line gives the total; "
+                          "its numbers count the 8 neighbours): solve, count and explain read it; it has no Fill-a-Pix status")
     clues, known, found = read_any_status(data, name, args.max_cells)
     try:
         text = write_puzzle(clues, known, args.format)
@@ -1273,21 +1278,8 @@ def _game_of(args: argparse.Namespace):
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
     if args.file is not None:
         data, name = read_input(args.file)
-        first = None
-        if is_endoh1(data) or looks_like_endoh1(data):  # a broken map gets the map reader's message
-            field, mines = parse_endoh1(data, name, args.max_cells)
-        elif is_mines_id(data):  # a Tatham Mines game ID, played from its first click
-            from .io.classic import parse_mines_id
-
-            field, first = parse_mines_id(decode_text(data, name), name, args.max_cells)
-            mines = int(field.sum())
-        elif (line := total_line(data)) is not None:
-            raise FormatError(name, line, 1, "expected a field, an endoh1 map or a Mines game ID (a game's mines), got a "
-                              "classic board, whose mines are hidden: solve or count it, or play the field generate "
-                              "wrote with --field")
-        else:
-            field = parse_field(data, name, args.max_cells)
-            mines = int(field.sum())
+        field, first = _field_of(data, name, args.max_cells)
+        mines = int(field.sum())
         if mines >= field.size:
             raise UsageError(f"{name}: every cell is a mine: there is nothing to open")
         return Game(field, mines, first=first, auto=args.auto, seed=seed)
@@ -1296,6 +1288,22 @@ def _game_of(args: argparse.Namespace):
     except ValueError as err:
         raise UsageError(str(err)) from None
     return Game.new(args.rows, args.cols, args.mines, seed=seed, no_guess=args.no_guess, auto=args.auto)
+
+
+def _field_of(data: bytes, name: str, max_cells: int) -> tuple[np.ndarray, tuple[int, int] | None]:
+    """The mines of a field file, an endoh1 map or a Tatham Mines game ID (and the ID's first
+    click, else None), for `play` and `render --field`."""
+    if is_endoh1(data) or looks_like_endoh1(data):  # a broken map gets the map reader's message
+        return parse_endoh1(data, name, max_cells)[0], None
+    if is_mines_id(data):
+        from .io.classic import parse_mines_id
+
+        return parse_mines_id(decode_text(data, name), name, max_cells)
+    if (line := total_line(data)) is not None:
+        raise FormatError(name, line, 1, "expected a field, an endoh1 map or a Mines game ID (a game's mines), got a "
+                          "classic board, whose mines are hidden: solve or count it (generate --field writes a "
+                          "board's field)")
+    return parse_field(data, name, max_cells), None
 
 
 def _warn_mosaic(fmt: str, shape: tuple[int, int], stderr: TextIO) -> None:

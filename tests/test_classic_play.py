@@ -162,6 +162,8 @@ def test_generate_classic_outputs_read_back_as_what_they_are(tmp_path, rows, col
         assert run("generate", *size, "--format", fmt, "--out", str(given))[0] == 0
         code, out, _ = run("convert", str(given), "--format", "field")
         assert code == 0 and (parse_field(out) == field).all()
+        code, out, err = run("convert", str(board), "--format", "field")  # a board's mines are hidden
+        assert code == 2 and "board.txt:1:1: expected an endoh1 map" in err and "Mines game ID" in err
         for command in (["solve"], ["count"], ["explain"], ["convert", "--format", "mosaic"]):
             code, out, err = run(command[0], str(given), *command[1:])
             assert code == 2 and not out and f"{fmt}.txt:1:1: expected a status or a classic board, got {what}" in err

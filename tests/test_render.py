@@ -49,6 +49,23 @@ def test_render_png_of_a_non_square_field(tmp_path):
     assert (width, height) == picture_size((2, 7), 1, legend=True) and width > height
 
 
+@pytest.mark.parametrize("fmt", ["endoh1", "mines"])
+def test_render_field_draws_the_mines_of_a_map_or_a_mines_id(tmp_path, fmt):
+    """An endoh1 map and a Mines game ID are fields with their mines given: `render --field`
+    draws the same picture as of the field `convert --format field` writes from them."""
+    pytest.importorskip("matplotlib")
+    given, field = tmp_path / "given.txt", tmp_path / "field.txt"
+    assert run("generate", "4", "7", "--classic", "--mines", "5", "--seed", "3", "--format", fmt, "--out", str(given))[0] == 0
+    assert run("convert", str(given), "--format", "field", "--out", str(field))[0] == 0
+    pictures = []
+    for source in (given, field):
+        target = tmp_path / f"{source.stem}.png"
+        code, _, err = run("render", str(source), "--field", "--out", str(target))
+        assert code == 0 and f"wrote {target}" in err
+        pictures.append(target.read_bytes())
+    assert pictures[0] == pictures[1]
+
+
 def test_render_svg(tmp_path):
     pytest.importorskip("matplotlib")
     target = tmp_path / "three.svg"
