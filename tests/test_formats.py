@@ -244,6 +244,7 @@ def test_fast_reader_leaves_irregular_input_to_the_general_reader(text):
         (parse_status, "011\n1x2\n122\n", (2, 2), None),  # a stray x in a row of counts: no hint
         (parse_field, "x_\n_z\n", (2, 2), None),
         (parse_field, "x_x\n_?x\n", (2, 2), None),
+        (parse_field, "1?*\n???\n", (1, 2), "got '?', a covered cell of a classic board"),  # a board's mines are hidden
     ],
 )
 def test_a_field_read_as_a_status_or_the_reverse_is_named(parse, text, where, hint):

@@ -55,6 +55,9 @@ class _Grammar:
             return "got '*'; a '*' is a known mine on a classic Minesweeper board: read it with --classic"
         if cells and all(ch in cells or ch in _WHITESPACE for ch in row):
             return f"got {_describe(token)}; {hint}"
+        if self.what == "field" and token == "?":
+            return ("got '?', a covered cell of a classic board or a cell without a clue in a puzzle: their mines "
+                    "are hidden, where a field of x and _ shows them")
         return f"got {_describe(token)}"
 
     def is_comment(self, line: str) -> bool:
