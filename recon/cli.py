@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import shlex
@@ -22,7 +21,7 @@ from .io.classic import (CLASSIC_FORMATS, format_board, format_endoh1, format_mi
 from .io.files import check_writable_path, write_text_atomically
 from .io.pictures import PICTURE_FORMATS
 from .io.reading import InputError, problem_from_bytes, refuse_whole_field
-from .io.text import FormatError, decode_text, format_field, format_fields, parse_field
+from .io.text import FormatError, decimal_text, decode_text, format_field, format_fields, json_text, parse_field
 from .counting import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
 from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_problem, random_field, status
@@ -564,7 +563,7 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                     for engine, r in err.results.items()
                 },
             }
-            emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
+            emit(json_text(payload) + "\n", args.out, stdout)
         return EXIT_INTERNAL
     fields = result.solutions  # solve() checked every one against the counts
     counted = _count_ambiguous(problem, result, args)
@@ -574,7 +573,7 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             payload["steps"] = _steps_json(result, problem)
         if counted is not None:
             payload["count"] = _count_json(counted)
-        emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
+        emit(json_text(payload) + "\n", args.out, stdout)
     else:
         emit(format_fields(fields), args.out, stdout)
     if not args.quiet:
@@ -685,7 +684,7 @@ def cmd_explain(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
         payload["open_cells"] = (
             [cell_name(int(r), int(c)) for r, c in np.argwhere(~result.decided)] if result.decided is not None else []
         )
-        emit(json.dumps(payload, indent=1) + "\n", args.out, stdout)
+        emit(json_text(payload) + "\n", args.out, stdout)
     else:
         text = explanation(result, problem)
         if fields:
@@ -771,7 +770,7 @@ def _count_line(counted, every: str, most: int = 12) -> str:
     cell's probability."""
     seconds = f"{counted.seconds:.3g} s"
     if not counted.exact:
-        line = f"count: at least {counted.count} solutions, not counted exactly ({counted.reason}; {seconds})"
+        line = f"count: at least {decimal_text(counted.count)} solutions, not counted exactly ({counted.reason}; {seconds})"
         if counted.varying is not None:
             names = " ".join(cell_name(r, c) for r, c in counted.varying[:most])
             more = f" and {len(counted.varying) - most} more" if len(counted.varying) > most else ""
@@ -781,7 +780,7 @@ def _count_line(counted, every: str, most: int = 12) -> str:
     shown = " ".join(f"{name} {p}" for name, p in varying[:most])
     more = f" and {len(varying) - most} more ({every} shows every cell)" if len(varying) > most else ""
     cells = f"; {len(varying)} cell(s) vary, with mine probability {shown}{more}" if varying else ""
-    return f"count: exactly {counted.count} solutions ({counted.method}; {seconds}){cells}\n"
+    return f"count: exactly {decimal_text(counted.count)} solutions ({counted.method}; {seconds}){cells}\n"
 
 
 def _count_json(counted) -> dict[str, object]:
@@ -816,9 +815,10 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         show.done()
     probs = counted.probabilities
     certain_mines = certain_empty = None
+    facts = _Facts()
     if probs is not None:
-        certain_mines = [cell_name(r, c) for r, row in enumerate(probs) for c, p in enumerate(row) if p == 1]
-        certain_empty = [cell_name(r, c) for r, row in enumerate(probs) for c, p in enumerate(row) if p == 0]
+        certain_mines = [cell_name(r, c) for r, row in enumerate(probs) for c, p in enumerate(row) if facts(p)[2] == 1]
+        certain_empty = [cell_name(r, c) for r, row in enumerate(probs) for c, p in enumerate(row) if facts(p)[2] == 0]
     if args.json:
         rows, cols = problem.shape
         payload = {
@@ -831,23 +831,24 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             "seconds": round(counted.seconds, 6),
         }
         if want:
-            payload["probabilities"] = None if probs is None else [[str(p) for p in row] for row in probs]
+            payload["probabilities"] = None if probs is None else [[facts(p)[1] for p in row] for row in probs]
             payload["certain_mines"] = certain_mines
             payload["certain_empty"] = certain_empty
-        text = json.dumps(payload, indent=1) + "\n"
+        text = json_text(payload) + "\n"
     else:
         noun = "solution" if counted.count == 1 else "solutions"
-        text = f"{counted.count} {noun}\n" if counted.exact else f"at least {counted.count} {noun}\n"
+        number = decimal_text(counted.count)
+        text = f"{number} {noun}\n" if counted.exact else f"at least {number} {noun}\n"
         if probs is not None and args.probabilities:
-            text += "".join(" ".join(f"{float(p):.2f}" for p in row) + "\n" for row in probs)
+            text += "".join(" ".join(facts(p)[3] for p in row) + "\n" for row in probs)
     emit(text, args.out, stdout)
     if args.picture:
         from .io import pictures as render
 
         try:
             if probs is not None:
-                grid = np.array([[float(p) for p in row] for row in probs])
-                size = render.draw_probabilities(args.picture, problem, grid, f"mine probability over {counted.count} solution{'s' * (counted.count != 1)}")
+                grid = np.array([[facts(p)[0] for p in row] for row in probs])
+                size = render.draw_probabilities(args.picture, problem, grid, f"mine probability over {decimal_text(counted.count)} solution{'s' * (counted.count != 1)}")
             else:  # what is known without the count: the cells trimming proves the same in every solution
                 from .engines import trim
 
@@ -855,7 +856,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 decided = known.decided if known.decided is not None else np.zeros(problem.shape, dtype=bool)
                 partial = known.partial if known.partial is not None else np.zeros(problem.shape, dtype=bool)
                 size = render.draw_probabilities(args.picture, problem, None,
-                                                 f"at least {counted.count} solutions: the count did not finish",
+                                                 f"at least {decimal_text(counted.count)} solutions: the count did not finish",
                                                  decided, partial.astype(int))
         except render.MissingDependency as err:
             raise UsageError(str(err)) from None
@@ -875,6 +876,22 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not counted.exact:
         return EXIT_UNDECIDED
     return EXIT_NONE if counted.count == 0 else EXIT_UNIQUE if counted.count == 1 else EXIT_MULTIPLE
+
+
+class _Facts:
+    """What the count's output needs of each exact probability (float, text, 1/0/other, two
+    decimals), worked out once per object: cells share their Fraction objects (a board's
+    millions of free cells one), and Fraction arithmetic per cell cost 9 s on 2,000,000 cells."""
+
+    def __init__(self):
+        self._seen: dict[int, tuple] = {}
+
+    def __call__(self, p) -> tuple[float, str, int, str]:
+        known = self._seen.get(id(p))
+        if known is None:
+            kind = 1 if p == 1 else 0 if p == 0 else -1
+            known = self._seen[id(p)] = (float(p), str(p), kind, f"{float(p):.2f}", p)  # p kept: its id stays its own
+        return known[:4]
 
 
 # ----------------------------------------------------------------------------- render
@@ -1130,7 +1147,7 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     if terminal:
         stderr.write("\n")
     if args.json:
-        stdout.write(json.dumps(summary, indent=1) + "\n")
+        stdout.write(json_text(summary) + "\n")
     else:
         low, high = summary["ci95"]
         stdout.write(f"{summary['wins']} of {summary['games']} games won: {summary['win_rate']:.1%} "

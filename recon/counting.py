@@ -29,6 +29,8 @@ from .model import OPEN, Groups, Problem, make_problem, status
 from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
 from .solver import verify
 
+ZERO, ONE, HALF = Fraction(0), Fraction(1), Fraction(1, 2)
+
 #: Full grids up to this many cells are also counted by enumeration, as a cross-check.
 CROSSCHECK_CELLS = 400
 CROSSCHECK_COUNT = 2_000
@@ -52,7 +54,7 @@ QUICK_ASSIGNMENTS = 2_000
 #: the solutions in milliseconds (docs/decisions.md).
 SUPER_NODES = 100_000
 SUPER_NODES_PER_LEAF = 100
-#: A full status's probabilities are listed (an exact fraction per cell) up to this many cells.
+#: Probabilities are listed (an exact fraction per cell) up to this many cells.
 PROBABILITY_CELLS = 1_000_000
 #: The first pass (super cells, then dynamic programming along the frontier) gets at most this
 #: share of the time limit, or QUICK_SECONDS without one, before SAT's backbone and the
@@ -95,6 +97,12 @@ class Count:
         return np.array([[float(p) for p in row] for row in self.probabilities])
 
 
+def _free_cells(problem: Problem) -> np.ndarray:
+    """The cells no clue sees and nothing fixes (bool mask)."""
+    unseen = status(problem.known) == 0
+    return unseen if problem.fixed is None else unseen & (problem.fixed == OPEN)
+
+
 def _enumerated(problem: Problem, limit: int, time_limit: float | None) -> tuple[int, bool]:
     """Count by plain enumeration with the backtracking engine: (count, exhausted), exhausted
     False past `limit` fields or the time limit. With a total, which backtracking does not take,
@@ -103,7 +111,7 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None) -> tuple
     plain, free = problem, 0
     if problem.mines is not None:
         fixed = np.full(problem.shape, OPEN, dtype=np.int8) if problem.fixed is None else problem.fixed.copy()
-        unseen = (status(problem.known) == 0) & (fixed == OPEN)
+        unseen = _free_cells(problem)
         fixed[unseen] = 0
         free = int(unseen.sum())
         plain = make_problem(problem.clues, problem.known, fixed)
@@ -163,7 +171,8 @@ def count_solutions(
         return result
     deadline = None if time_limit is None else start + time_limit
     quick = QUICK_SECONDS if time_limit is None else QUICK_SHARE * time_limit  # the first pass's budget
-    if sat.AVAILABLE and sat.takes_total(problem):
+    if sat.AVAILABLE and sat.takes_total(problem) and not (problem.mines is None and _free_cells(problem).any()):
+        # (a cell no clue sees, nothing fixes and no total bounds takes either value: not one solution)
         unique = _unique_by_sat(problem, probabilities, min(PROBE_SECONDS, quick))
         if unique is not None:
             if crosscheck and problem.cells <= CROSSCHECK_CELLS:
@@ -188,13 +197,15 @@ def count_solutions(
         method += _checked_again(problem, n, deadline, by=hybrid.NAME)
     probs = None
     reason = None
-    if exhausted and n and probabilities:
+    if exhausted and n and probabilities and problem.cells <= PROBABILITY_CELLS:
         probs = [[tally[r][c] for c in range(cols)] for r in range(rows)]
     if not exhausted:
         reason = (
             f"a group had more than {limit} solutions" + (" or the time limit ran out" if time_limit else "")
             + f": at least {n} (a lower bound)"
         )
+    elif n and probabilities and probs is None:
+        reason = f"no probabilities past {PROBABILITY_CELLS:,} cells (one exact fraction each)"
     return Count(n, exhausted, method, time.perf_counter() - start, probs, reason, varying, groups)
 
 
@@ -208,7 +219,7 @@ def _unique_by_sat(problem: Problem, probabilities: bool, seconds: float) -> Cou
         return None
     verify(result, problem)  # never expected to fail: SAT's model breaks a clue
     field = result.solutions[0]
-    probs = [[Fraction(int(v)) for v in row] for row in field] if probabilities else None
+    probs = [[ONE if v else ZERO for v in row] for row in field] if probabilities else None
     return Count(1, True, "SAT (one solution, and a second solve proved there is no other)", 0.0, probs, None, [], 0)
 
 
@@ -300,7 +311,8 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     group_eqs: dict[int, list] = {g: [] for g in members}
     for eq in equations:
         group_eqs[joined.find(eq[0][0])].append(eq)
-    prob = [[Fraction(value[r * cols + c]) if value[r * cols + c] != undecided else Fraction(1, 2) for c in range(cols)] for r in range(rows)]
+    shared = {0: ZERO, 1: ONE, undecided: HALF}  # one object per value: a grid of millions of cells shares three
+    prob = [[shared[value[r * cols + c]] for c in range(cols)] for r in range(rows)]
     total, exact = 1 << (len(open_cells) - len(seen_by_clue)), True  # cells no open clue sees: free
     hows: set[str] = set()
     by_mines = []  # with a total: per group, {mines in the group: [solutions, {cell: mines}]}
@@ -339,8 +351,16 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     method += f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
     method += f", {free} cell(s) no clue sees free" if free else ""
     varying = [divmod(x, cols) for x in open_cells] if known_all else None  # each open cell was seen to vary
-    if quick and exact:  # exact probabilities say which cells vary
-        varying = [divmod(x, cols) for x in open_cells if 0 < prob[x // cols][x % cols] < 1]
+    if quick and exact:  # exact probabilities say which cells vary (compared once per shared object)
+        inside: dict[int, bool] = {}
+
+        def varies(p) -> bool:
+            known = inside.get(id(p))
+            if known is None:
+                known = inside[id(p)] = 0 < p < 1
+            return known
+
+        varying = [divmod(x, cols) for x in open_cells if varies(prob[x // cols][x % cols])]
     return total, exact, prob if exact else None, method, varying, len(members)
 
 
@@ -397,8 +417,9 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int) -> 
     if free_cells:
         everything = prefix[-1]
         num = sum(n * comb(f - 1, left - k - 1) for k, n in enumerate(everything) if 0 <= left - k - 1 <= f - 1)
+        each = Fraction(num, total)
         for x in free_cells:
-            prob[x // cols][x % cols] = Fraction(num, total)
+            prob[x // cols][x % cols] = each
     return total
 
 

@@ -544,3 +544,33 @@ def test_a_full_status_engine_on_a_puzzle_is_a_usage_error(tmp_path, monkeypatch
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1?1\n???\n1?1\n")))
     code, _, err = run("solve", "-", "--engine", "algebra")
     assert code == 2 and "the standard input has 5 cell(s)" in err
+
+
+def test_a_count_of_tens_of_thousands_of_digits_is_written_exactly(tmp_path):
+    """2 x 40,000 cells without a clue: 2^80,000 fields, 24,083 digits past the point where str()
+    gives way to halving; the text and the JSON give every digit."""
+    import sys
+
+    path = tmp_path / "open.txt"
+    path.write_text(("?" * 40_000 + "\n") * 2)
+    code, out, _ = run("count", str(path))
+    sys.set_int_max_str_digits(0)
+    assert code == 3 and out == f"{2**80_000} solutions\n"
+    code, out, _ = run("count", str(path), "--json")
+    assert code == 3 and json.loads(out)["count"] == 2**80_000
+
+
+def test_probabilities_of_a_partial_status_stop_at_the_cell_limit_as_a_full_ones_do(monkeypatch, tmp_path):
+    """Past PROBABILITY_CELLS no probabilities are listed (one exact fraction a cell), the count
+    still exact, and the reason says why; within it they are listed."""
+    from recon import counting
+
+    path = tmp_path / "partial.txt"
+    path.write_text("1??\n???\n??1\n")
+    code, out, _ = run("count", str(path), "--json", "--probabilities")
+    assert code == 3 and len(json.loads(out)["probabilities"]) == 3
+    monkeypatch.setattr(counting, "PROBABILITY_CELLS", 8)
+    code, out, err = run("count", str(path), "--json", "--probabilities")
+    data = json.loads(out)
+    assert code == 3 and data["probabilities"] is None and data["count"] == json.loads(run("count", str(path), "--json")[1])["count"]
+    assert data["reason"] == "no probabilities past 8 cells (one exact fraction each)"

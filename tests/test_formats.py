@@ -257,3 +257,23 @@ def test_a_field_read_as_a_status_or_the_reverse_is_named(parse, text, where, hi
         assert "looks like" not in caught.value.message
     else:
         assert hint in caught.value.message
+
+
+def test_decimal_text_and_json_text_write_big_integers_as_str_and_json_do():
+    """Big integers (a count of a board's free cells has hundreds of thousands of digits) are
+    written by halving, since str() is quadratic; the digits must be str()'s, sign and edges too."""
+    import json
+    import random
+    import sys
+
+    from recon.io.text import BIG_BITS, decimal_text, json_text
+
+    sys.set_int_max_str_digits(0)
+    rng = random.Random(5)
+    numbers = [0, 1, -1, 2**BIG_BITS, 2**BIG_BITS + 1, 10**20_000, 10**20_000 - 1, -(3**70_001), 2**200_003]
+    numbers += [rng.getrandbits(rng.randrange(BIG_BITS - 5, 4 * BIG_BITS)) for _ in range(6)]
+    for n in numbers:
+        assert decimal_text(n) == str(n)
+    payload = {"count": numbers[-1], "rows": 2, "nested": {"count": -(3**70_001), "list": [[1, 2**70_000], ["a"]]},
+               "probabilities": [["1/2", "0"]], "flag": True, "none": None}
+    assert json_text(payload) == json.dumps(payload, indent=1)
