@@ -346,7 +346,10 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     if problem.mines is not None:
         left = problem.mines - sum(1 for v in value if v == 1)
         free_cells = [x for x in open_cells if x not in seen_by_clue]
-        total = _with_total(by_mines, free_cells, left, prob, cols) if exact else _lower_bound_with_total(total, left, free)
+        try:
+            total = _with_total(by_mines, free_cells, left, prob, cols, deadline) if exact else _lower_bound_with_total(total, left, free)
+        except TimeUp:
+            total, exact = _lower_bound_with_total(total, left, free), False
     method = "deduction" + (f", then SAT proved {len(extra)} more cell(s) the same in every solution" if extra else "")
     method += f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
     method += f", {free} cell(s) no clue sees free" if free else ""
@@ -364,10 +367,13 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     return total, exact, prob if exact else None, method, varying, len(members)
 
 
-def _convolve(a: list[int], b: list[int], top: int) -> list[int]:
-    """The product of two polynomials (coefficient lists), up to degree top."""
+def _convolve(a: list[int], b: list[int], top: int, deadline: float | None = None) -> list[int]:
+    """The product of two polynomials (coefficient lists), up to degree top; TimeUp past the
+    deadline (the coefficients of a large board's free cells have hundreds of thousands of bits)."""
     out = [0] * max(min(len(a) + len(b) - 1, top + 1), 0)
     for i, x in enumerate(a[: top + 1]):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise TimeUp
         if x:
             for j, y in enumerate(b[: top + 1 - i]):
                 if y:
@@ -375,7 +381,7 @@ def _convolve(a: list[int], b: list[int], top: int) -> list[int]:
     return out
 
 
-def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int) -> int:
+def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, deadline: float | None = None) -> int:
     """The exact count with a total: each group's solutions by their number of mines, convolved,
     the cells no clue sees filling the rest (a binomial coefficient); fills prob with the exact
     fraction per open cell. left: the mines not yet placed by deduction. Every product is cut at
@@ -394,13 +400,15 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int) -> 
     # product), not afresh; 8,000 of C(39,869, t) took 13 s on a 200x200 board with a total
     binom = [1]
     for t in range(min(f, left)):
+        if t % 1024 == 0 and deadline is not None and time.perf_counter() > deadline:
+            raise TimeUp
         binom.append(binom[-1] * (f - t) // (t + 1))
     prefix = [[1]]
     for poly in polys:
-        prefix.append(_convolve(prefix[-1], poly, left))
+        prefix.append(_convolve(prefix[-1], poly, left, deadline))
     after = [binom]  # after[g]: the groups from g on, and the free cells
     for poly in reversed(polys):
-        after.append(_convolve(poly, after[-1], left))
+        after.append(_convolve(poly, after[-1], left, deadline))
     after.reverse()
     total = after[0][left] if len(after[0]) > left else 0
     if total == 0:

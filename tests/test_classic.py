@@ -455,3 +455,24 @@ def test_explain_shows_what_a_classic_board_gives_beyond_its_equations(tmp_path,
     assert "given" not in out and "total:" not in out
     code, out, _ = run("explain", str(status), "--json")
     assert "given" not in json.loads(out) and "total" not in json.loads(out)
+
+
+def test_a_count_with_a_total_stops_at_its_time_limit():
+    """The exact count with a total multiplies binomials of hundreds of thousands of bits on a
+    large board (70 s on 1000x1000): past the deadline it stops, and says the count is a lower
+    bound, where without a limit the same count is exact."""
+    import time
+
+    from recon.counting import TimeUp, _with_total
+
+    rng = np.random.default_rng(3)
+    field = rng.random((30, 40)) < 0.2
+    opened = np.zeros(field.shape, dtype=bool)
+    opened[10:20, 10:20] = ~field[10:20, 10:20]
+    cells, _ = parse_board(board_text(field, opened, np.zeros(field.shape, dtype=bool)))
+    problem = board_problem(cells, int(field.sum()))
+    assert count_solutions(problem).exact
+    late = count_solutions(problem, time_limit=1e-9)
+    assert not late.exact and "lower bound" in late.reason
+    with pytest.raises(TimeUp):
+        _with_total([], list(range(2000)), 400, [[None] * 2000], 2000, deadline=time.perf_counter() - 1)
