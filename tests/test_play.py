@@ -171,10 +171,12 @@ def test_the_terminal_game_headless():
 def test_the_board_fits_the_terminal_or_scrolls_with_the_cursor():
     """Cells are 3, 2 or 1 characters, the widest that fits, and rows never wrap: an expert board
     in 80 columns (it wrapped into 33 lines at 3 characters a cell, with clicks landing on the
-    wrong cells). A board too wide even at 1 scrolls to keep the cursor in view, and a click
-    opens the cell drawn under it."""
+    wrong cells). A board too wide even at 1 scrolls to keep the cursor in view, draws the
+    columns in view, and a click opens the cell drawn under it."""
     pytest.importorskip("textual")
     from fractions import Fraction
+
+    from textual.geometry import Size
 
     from recon.play.tui import PlayApp, _percent, cell_width
 
@@ -189,15 +191,16 @@ def test_the_board_fits_the_terminal_or_scrolls_with_the_cursor():
         app = PlayApp(game)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            assert app.cell_w == 2 and app.board.region.height == 16 and app.board.region.width == 60
+            assert app.cell_w == 2 and app.board.virtual_size == Size(60, 16)
             await pilot.click("Board", offset=(7 * 2 + 1, 8))  # the first click: r9c8
             assert game.state in ("playing", "won") and game.opened[8, 7]
             await pilot.press("p")
             assert "probabilities in tenths" in app.status_line()
-            assert all(len(row) == 60 for row in app.board_text().plain.split("\n"))
+            drawn = [app.board.render_line(y).text for y in range(16)]
+            assert drawn == app.board_text().plain.split("\n") and all(len(row) == 60 for row in drawn)
             await pilot.resize_terminal(120, 30)
             await pilot.pause()
-            assert app.cell_w == 3 and app.board.region.width == 90
+            assert app.cell_w == 3 and app.board.virtual_size == Size(90, 16)
             await pilot.press("q")
 
     async def wide():
@@ -206,7 +209,7 @@ def test_the_board_fits_the_terminal_or_scrolls_with_the_cursor():
         app = PlayApp(Game(field, int(field.sum()), seed=1))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            assert app.cell_w == 1 and app.board.region.width == 150 and app.board.region.height == 12
+            assert app.cell_w == 1 and app.board.virtual_size == Size(150, 12)
             app.cursor = (6, 140)
             await pilot.press("right", "right", "right", "right")
             await pilot.pause()
@@ -214,6 +217,8 @@ def test_the_board_fits_the_terminal_or_scrolls_with_the_cursor():
             assert app.cursor == (6, 144) and view.scroll_x > 0
             assert view.scroll_x <= 144 < view.scroll_x + view.scrollable_content_region.width
             x, y = 144 - int(view.scroll_x), 6 - int(view.scroll_y)  # the cursor's cell, on the screen
+            row = app.row_text(6).plain
+            assert app.board.render_line(y).text == row[int(view.scroll_x):int(view.scroll_x) + view.size.width]
             await pilot.click(offset=(x, y))
             assert app.game.opened[6, 144]
             await pilot.press("q")
@@ -452,3 +457,25 @@ def test_the_game_survives_random_keys_clicks_and_resizes(shape, given):
             await pilot.press("q")
 
     asyncio.run(scenario())
+
+
+def test_probabilities_not_counted_in_time_are_said_so(monkeypatch):
+    """p on a board whose exact probabilities take longer than PROBABILITY_SECONDS (a 1000x1000
+    board takes a minute and a half) leaves the cells as they are and says why."""
+    pytest.importorskip("textual")
+    from recon.play import tui
+
+    async def scenario(seconds):
+        monkeypatch.setattr(tui, "PROBABILITY_SECONDS", seconds)
+        app = tui.PlayApp(Game.new(16, 30, 99, seed=3))
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.press("space", "p")
+            line = app.status_line()
+            drawn = app.board_text().plain
+            await pilot.press("q")
+        return line, drawn
+
+    line, drawn = asyncio.run(scenario(1e-9))
+    assert "probabilities not counted within 1e-09 s" in line and "?" in drawn
+    line, drawn = asyncio.run(scenario(60.0))
+    assert "probabilities in %, total 99" in line and "?" not in drawn

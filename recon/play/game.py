@@ -44,7 +44,7 @@ class Game:
         self.blast: tuple[int, int] | None = None
         self.sweeper: Sweeper | None = None
         self.notice: str | None = None  # why the last first click did not start the game
-        self._odds: tuple[bytes, list | None] | None = None  # the board shown and its probabilities
+        self._odds: tuple[tuple, list | None] | None = None  # the board shown (and time limit), its probabilities
         if first is not None:
             self.open(*first)
 
@@ -134,15 +134,17 @@ class Game:
             self.flags = self.field.copy()
 
     # -- help --------------------------------------------------------------------------------
-    def probabilities(self) -> list[list[Fraction]] | None:
+    def probabilities(self, time_limit: float | None = None) -> list[list[Fraction]] | None:
         """Each cell's exact mine probability given the numbers shown and the total (None before
-        the first click or when the count is not exact)."""
+        the first click, or when the count is not exact within time_limit seconds)."""
         if self.sweeper is None:
             return None
         cells = self.board_cells()
-        if self._odds is None or self._odds[0] != cells.tobytes():  # counted again only when a number shows
-            counted = count_solutions(board_problem(cells, self.mines), probabilities=True, limit=1_000_000, crosscheck=False)
-            self._odds = (cells.tobytes(), counted.probabilities if counted.exact else None)
+        key = (cells.tobytes(), time_limit)
+        if self._odds is None or self._odds[0] != key:  # counted again only when a number shows
+            counted = count_solutions(board_problem(cells, self.mines), probabilities=True, limit=1_000_000,
+                                      time_limit=time_limit, crosscheck=False)
+            self._odds = (key, counted.probabilities if counted.exact else None)
         return self._odds[1]
 
     def probability(self, r: int, c: int) -> Fraction | None:

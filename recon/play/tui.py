@@ -7,6 +7,7 @@ shows its end screen: n plays the next game, b goes back to the board, q quits.
 
 A cell is 3 characters wide, or 2 or 1 where the terminal is too narrow for the board (an expert
 board is 90 characters at 3, 60 at 2); a board wider or taller than that scrolls with the cursor.
+Only the rows and columns on screen are drawn, so a key press costs the same on any board.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import ScrollableContainer, Vertical
+from textual.containers import Vertical
 from textual.events import Click, Resize
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widgets import Static
 
 from .game import Game
@@ -25,6 +28,9 @@ from .game import Game
 COLOURS = {1: "blue", 2: "green", 3: "red", 4: "dark_blue", 5: "dark_red", 6: "cyan", 7: "magenta", 8: "grey50"}
 CELL_WIDTHS = (3, 2, 1)  # characters per cell, the widest that fits
 SCROLLBAR = 2  # columns a vertical scroll bar takes
+#: p shows the exact probabilities when they are counted within this long (not on a board of
+#: 1000x1000, which takes a minute and a half), and says so otherwise.
+PROBABILITY_SECONDS = 2.0
 
 
 def cell_width(cols: int, width: int) -> int:
@@ -32,17 +38,31 @@ def cell_width(cols: int, width: int) -> int:
     return next((w for w in CELL_WIDTHS if cols * w <= width), CELL_WIDTHS[-1])
 
 
-class Board(Static):
-    """The grid, each cell the app's cell_w characters wide, in a container that scrolls."""
+class Board(ScrollView):
+    """The grid, drawn one visible row at a time (Textual's line API), each cell the app's cell_w
+    characters wide. It takes no focus, so the arrows move the cursor (the view follows it)
+    rather than scroll; a new size may change the cells' width."""
 
-    DEFAULT_CSS = "Board { width: auto; height: auto; }"
+    DEFAULT_CSS = "Board { height: 1fr; }"
+    can_focus = False
 
     def __init__(self, app: "PlayApp"):
-        super().__init__()
+        super().__init__(id="field")
         self.game_app = app
 
+    def render_line(self, y: int) -> Strip:
+        app, width = self.game_app, self.size.width
+        x0, y0 = (int(v) for v in self.scroll_offset)
+        r, w = y0 + y, app.cell_w
+        if r >= app.game.rows:
+            return Strip.blank(width)
+        first = x0 // w  # the cells on screen, and the characters of the first that are off it
+        text = app.row_text(r, first, min(app.game.cols, first + width // w + 2))
+        strip = Strip(list(text.render(self.app.console)), text.cell_len)
+        return strip.crop(x0 - first * w, x0 - first * w + width)
+
     def on_click(self, event: Click) -> None:
-        r, c = event.y, event.x // self.game_app.cell_w
+        r, c = event.y + int(self.scroll_y), (event.x + int(self.scroll_x)) // self.game_app.cell_w
         game = self.game_app.game
         if 0 <= r < game.rows and 0 <= c < game.cols:
             self.game_app.cursor = (r, c)
@@ -51,17 +71,6 @@ class Board(Static):
             else:
                 game.open(r, c)
             self.game_app.refresh_view()
-
-
-class Field(ScrollableContainer):
-    """The board's view: it scrolls, and a new size may change the cells' width. It takes no
-    focus, so the arrows move the cursor (the view follows it) rather than scroll."""
-
-    can_focus = False
-
-    def __init__(self, app: "PlayApp"):
-        super().__init__(id="field")
-        self.game_app = app
 
     def on_resize(self, event: Resize) -> None:
         self.game_app.refresh_view(keep_hint=True)
@@ -119,8 +128,7 @@ class PlayApp(App):
     def compose(self) -> ComposeResult:
         self.board = Board(self)
         self.status = Static(id="status")
-        with Field(self):
-            yield self.board
+        yield self.board
         yield self.status
 
     def on_mount(self) -> None:
@@ -162,11 +170,13 @@ class PlayApp(App):
     def refresh_view(self, keep_hint: bool = False) -> None:
         if not keep_hint:
             self.shown_hint = None
-        self._probabilities = self.game.probabilities() if self.show_probabilities and self.game.state == "playing" else None
-        view = self.query_one(Field)
+        self._probabilities = (self.game.probabilities(PROBABILITY_SECONDS)
+                               if self.show_probabilities and self.game.state == "playing" else None)
+        view = self.board
         width = view.size.width or self.size.width  # (before the first layout, the terminal's)
         self.cell_w = cell_width(self.game.cols, width - (SCROLLBAR if self.game.rows > view.size.height else 0))
-        self.board.update(self.board_text())
+        view.virtual_size = Size(self.game.cols * self.cell_w, self.game.rows)
+        view.refresh()
         self.status.update(self.status_line())
         r, c = self.cursor  # keep the cursor in view on a board that scrolls
         view.scroll_to_region(Region(c * self.cell_w, r, self.cell_w, 1), animate=False)
@@ -200,29 +210,30 @@ class PlayApp(App):
             return _percent(self._probabilities[r][c], w), "grey50"
         return _fit("?", w), "grey50"
 
-    def board_text(self) -> Text:
-        """The grid, neighbouring cells of one style drawn as one run: a style per cell (10,000 on
-        a 100x100 board) cost Textual 0.27 s a key press."""
-        text = Text(no_wrap=True)
+    def row_text(self, r: int, start: int = 0, stop: int | None = None) -> Text:
+        """Row r's cells start..stop, neighbouring cells of one style as one run (a style per cell
+        cost Textual 0.27 s a key press on a 100x100 board, when the whole grid was one text)."""
+        text = Text(no_wrap=True, end="")
         hinted = {tuple(x) for x in (self.shown_hint or {}).get("cells", [])}
-        for r in range(self.game.rows):
-            if r:
-                text.append("\n")
-            run, run_style = [], None
-            for c in range(self.game.cols):
-                chars, style = self.cell_text(r, c)
-                if (r, c) in hinted:
-                    style += " on yellow"
-                if (r, c) == self.cursor:
-                    style += " reverse"
-                style = style.strip()
-                if style != run_style and run:
-                    text.append("".join(run), style=run_style)
-                    run = []
-                run.append(chars)
-                run_style = style
-            text.append("".join(run), style=run_style)
+        run, run_style = [], ""
+        for c in range(start, self.game.cols if stop is None else stop):
+            chars, style = self.cell_text(r, c)
+            if (r, c) in hinted:
+                style += " on yellow"
+            if (r, c) == self.cursor:
+                style += " reverse"
+            style = style.strip()
+            if style != run_style and run:
+                text.append("".join(run), style=run_style)
+                run = []
+            run.append(chars)
+            run_style = style
+        text.append("".join(run), style=run_style)
         return text
+
+    def board_text(self) -> Text:
+        """The whole grid, a line a row (what the board draws, row by row)."""
+        return Text("\n", no_wrap=True).join(self.row_text(r) for r in range(self.game.rows))
 
     def status_line(self) -> str:
         game = self.game
@@ -231,6 +242,8 @@ class PlayApp(App):
         parts = [f"mines left {game.mines_left}", f"time {game.seconds:.0f} s", f"guesses {game.guesses}"]
         if self.show_probabilities and self._probabilities is not None:
             parts.append(f"probabilities in {'%' if self.cell_w >= 3 else 'tenths (M a mine)'}, total {game.mines}")
+        elif self.show_probabilities and game.state == "playing":
+            parts.append(f"probabilities not counted within {PROBABILITY_SECONDS:g} s")
         line = " | ".join(parts) + (f" | {head}" if head else "")
         if self.shown_hint:
             names = ", ".join(f"{who} {self.shown_hint[key]}" for key, who in (("legup", "LEGUP:"), ("endoh1", "endoh1:"))
