@@ -848,7 +848,8 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         try:
             if probs is not None:
                 grid = np.array([[facts(p)[0] for p in row] for row in probs])
-                size = render.draw_probabilities(args.picture, problem, grid, f"mine probability over {decimal_text(counted.count)} solution{'s' * (counted.count != 1)}")
+                title = f"mine probability over {decimal_text(counted.count)} solution{'s' * (counted.count != 1)}"
+                size = render.draw_probabilities(args.picture, problem, grid, title)
             else:  # what is known without the count: the cells trimming proves the same in every solution
                 from .engines import trim
 
@@ -944,7 +945,7 @@ def _draw(render, path, problem, fields, steps, titles) -> tuple[int, int]:
 def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Write a status file in another format, or the field of an endoh1 map or a Mines game ID."""
     data, name = read_input(args.file)
-    if args.format == "field":  # an endoh1 map or a Mines game ID; the map's reader says what is wrong with what starts with a number
+    if args.format == "field":  # an endoh1 map or a Mines game ID (the map's reader explains what starts with a number)
         head = decode_text(data, name).lstrip().partition("\n")[0]
         if not (is_mines_id(data) or head.split()[:1] and head.split()[0].isdigit()):
             head = head[:30]

@@ -346,10 +346,13 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     if problem.mines is not None:
         left = problem.mines - sum(1 for v in value if v == 1)
         free_cells = [x for x in open_cells if x not in seen_by_clue]
-        try:
-            total = _with_total(by_mines, free_cells, left, prob, cols, deadline) if exact else _lower_bound_with_total(total, left, free)
-        except TimeUp:
-            total, exact = _lower_bound_with_total(total, left, free), False
+        if exact:
+            try:
+                total = _with_total(by_mines, free_cells, left, prob, cols, deadline)
+            except TimeUp:  # its big binomials ran past the deadline
+                exact = False
+        if not exact:
+            total = _lower_bound_with_total(total, left, free)
     method = "deduction" + (f", then SAT proved {len(extra)} more cell(s) the same in every solution" if extra else "")
     method += f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
     method += f", {free} cell(s) no clue sees free" if free else ""

@@ -6,7 +6,8 @@ status otherwise) or when it gives its total (a line '# mines: N')."""
 from __future__ import annotations
 
 from ..model import MAX_CELLS, Problem, make_problem
-from .classic import board_problem, is_endoh1, is_legup_minesweeper, is_mines_id, parse_board, total_line, parse_legup_minesweeper
+from .classic import (board_problem, is_endoh1, is_legup_minesweeper, is_mines_id, parse_board, parse_legup_minesweeper,
+                      total_line)
 from .foreign import read_any_status
 from .text import FormatError
 

@@ -106,7 +106,7 @@ class EndScreen(ModalScreen[str]):
 class PlayApp(App):
     """The game's screen: the board, then a status line."""
 
-    DEFAULT_CSS = "#field { height: 1fr; } #status { height: auto; }"
+    DEFAULT_CSS = "#status { height: auto; }"
     BINDINGS = [
         Binding("up", "move(-1, 0)", "up", show=False), Binding("down", "move(1, 0)", "down", show=False),
         Binding("left", "move(0, -1)", "left", show=False), Binding("right", "move(0, 1)", "right", show=False),
