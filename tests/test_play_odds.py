@@ -359,3 +359,19 @@ def test_the_two_move_look_ahead_equals_brute_force():
             assert board.outlook_two(odds, x, width=len(cells)) == pytest.approx(want, abs=1e-12)
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 400, 5000])
+def test_binomials_stepped_from_a_neighbour_equal_math_comb(n):
+    """The odds engine's binomials, each from the nearest one known (a board of a million cells
+    asks for a dozen neighbouring C(n, k) of hundreds of thousands of bits), equal math.comb in
+    any order of asking, and 0 outside 0..n."""
+    import random
+    from math import comb
+
+    from recon.play.odds import _binomials
+
+    rng = random.Random(n)
+    choose = _binomials(n)
+    for k in [rng.randrange(-3, n + 4) for _ in range(80)] + [n // 2 + d for d in range(-6, 7)]:
+        assert choose(k) == (comb(n, k) if 0 <= k <= n else 0)

@@ -136,6 +136,31 @@ def _neighbour_table(rows: int, cols: int) -> list[tuple[int, ...]]:
     return [tuple(y for y in row if y >= 0 and y != x) for x, row in enumerate(window_index((rows, cols)).tolist())]
 
 
+def _binomials(n: int):
+    """k -> C(n, k) (0 outside 0..n), each from its nearest neighbour already known, exactly:
+    C(n, k + 1) = C(n, k) (n - k) / (k + 1). A board of a million cells has C(n, k) of hundreds
+    of thousands of bits, 0.25 s each afresh, asked for a dozen neighbouring k at a time."""
+    known: dict[int, int] = {}
+
+    def choose(k: int) -> int:
+        if not 0 <= k <= n:
+            return 0
+        if k not in known:
+            if not known:
+                known[k] = comb(n, k)
+            else:
+                j = min(known, key=lambda i: abs(i - k))
+                value = known[j]
+                while j < k:
+                    value, j = value * (n - j) // (j + 1), j + 1
+                while j > k:
+                    value, j = value * j // (n - j + 1), j - 1
+                known[k] = value
+        return known[k]
+
+    return choose
+
+
 def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     out: dict[int, int] = {}
     for i, x in a.items():
@@ -178,7 +203,8 @@ class Board:
         self.mines = mines
         self.nodes = nodes
         self._neighbours = _neighbour_table(rows, cols)
-        self._cache: dict[tuple, dict] = {} if cache is None else cache
+        # each group's table by its equations, and "binomials": the latest interior's C(q, k)
+        self._cache: dict = {} if cache is None else cache
         self.undecided = [x for x in range(rows * cols) if known[x] == -1]
         self.left = None if mines is None else mines - sum(1 for v in known if v == 1)
         self.equations: list[Equation] = []
@@ -238,8 +264,15 @@ class Board:
         suffix.reverse()
         left = self.left
 
+        # C(q, k) for the interior's q cells, kept for the next call on the same q (a hint asks
+        # twice); only the latest q, as a game's cache lives through every move
+        last = self._cache.get("binomials")
+        if last is None or last[0] != q:
+            last = self._cache["binomials"] = (q, _binomials(q))
+        choose = last[1]
+
         def fill(s: int) -> int:  # ways to place the rest in the interior given s mines in groups
-            return 1 << q if left is None else comb(q, left - s) if 0 <= left - s <= q else 0
+            return 1 << q if left is None else choose(left - s)
 
         everything = prefix[-1]
         weight = sum(n * fill(s) for s, n in everything.items())
@@ -260,7 +293,8 @@ class Board:
             if left is None:
                 inner = weight // 2
             else:
-                inner = sum(n * comb(q - 1, left - s - 1) for s, n in everything.items() if 0 <= left - s - 1 <= q - 1)
+                # the fields with a mine at one interior cell: C(q - 1, k - 1) = C(q, k) k / q
+                inner = sum(n * (choose(left - s) * (left - s) // q) for s, n in everything.items())
             for x in interior:
                 mine_weight[x] = inner
         return Odds(weight, mine_weight, interior)
