@@ -479,3 +479,25 @@ def test_probabilities_not_counted_in_time_are_said_so(monkeypatch):
     assert "probabilities not counted within 1e-09 s" in line and "?" in drawn
     line, drawn = asyncio.run(scenario(60.0))
     assert "probabilities in %, total 99" in line and "?" not in drawn
+
+
+def test_a_click_the_count_cannot_settle_in_time_counts_as_a_guess(monkeypatch):
+    """Whether a click was a guess is asked of the exact count, which stops after ODDS_SECONDS (a
+    click on a 1000x1000 board waited over a minute for it): a cell the count proves safe is no
+    guess, but one it cannot settle in time counts as one."""
+    from recon.play import game as game_module
+
+    seen = Game.new(16, 30, 99, seed=4)
+    seen.open(8, 15)
+    p = seen.probabilities()
+    r, c = next((r, c) for r in range(16) for c in range(30) if not seen.opened[r, c] and p[r][c] == 0)
+
+    def first_proved_safe(seconds):  # the same game, its count not yet made
+        monkeypatch.setattr(game_module, "ODDS_SECONDS", seconds)
+        g = Game.new(16, 30, 99, seed=4)
+        g.open(8, 15)
+        g.open(r, c)
+        return g.guesses
+
+    assert first_proved_safe(60.0) == 0
+    assert first_proved_safe(1e-9) == 1

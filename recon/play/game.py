@@ -3,7 +3,8 @@
 The field is drawn at the first click (the clicked cell's window kept free, so it opens a region;
 no-guess boards made from that cell), or given (an endoh1 map or a field: as endoh1 does, a mine
 under the first click is removed). A move that opens a cell the board does not prove safe (its
-exact mine probability, with the total, above 0) counts as a guess. `auto` is endoh1's
+exact mine probability, with the total, above 0) counts as a guess; so does one the count cannot
+settle within ODDS_SECONDS (boards of hundreds of thousands of cells). `auto` is endoh1's
 semi-automatic mode: after each move the rules open every safe cell and flag every mine.
 """
 
@@ -21,6 +22,10 @@ from ..io.classic import board_problem
 from ..model import cell_name
 from ..rules.sweeper import Sweeper
 from ..rules.trim import classic_names
+
+#: The exact count of the board shown (a click's "was it a guess?", the probabilities shown)
+#: stops after this long: on a 1000x1000 board it takes over a minute, on 300x300 0.8 s.
+ODDS_SECONDS = 2.0
 
 
 class Game:
@@ -44,7 +49,7 @@ class Game:
         self.blast: tuple[int, int] | None = None
         self.sweeper: Sweeper | None = None
         self.notice: str | None = None  # why the last first click did not start the game
-        self._odds: tuple[tuple, list | None] | None = None  # the board shown (and time limit), its probabilities
+        self._odds: tuple[bytes, float | None, list | None] | None = None  # the board shown, the limit, its probabilities
         if first is not None:
             self.open(*first)
 
@@ -100,7 +105,7 @@ class Game:
                 self.notice = f"{err}; click another cell, or q to quit"
                 return
             self.notice = None
-        elif not self.opened[r, c] and self.probability(r, c) != 0:
+        elif not self.opened[r, c] and self.probability(r, c, ODDS_SECONDS) != 0:
             self.guesses += 1
         if not self.sweeper.open(r, c):
             self.state, self.blast, self.ended = "lost", (r, c), time.monotonic()
@@ -140,15 +145,16 @@ class Game:
         if self.sweeper is None:
             return None
         cells = self.board_cells()
-        key = (cells.tobytes(), time_limit)
-        if self._odds is None or self._odds[0] != key:  # counted again only when a number shows
+        shown = cells.tobytes()
+        # counted again only when a number shows (or a count that ran out is asked with another limit)
+        if self._odds is None or self._odds[0] != shown or (self._odds[2] is None and self._odds[1] != time_limit):
             counted = count_solutions(board_problem(cells, self.mines), probabilities=True, limit=1_000_000,
                                       time_limit=time_limit, crosscheck=False)
-            self._odds = (key, counted.probabilities if counted.exact else None)
-        return self._odds[1]
+            self._odds = (shown, time_limit, counted.probabilities if counted.exact else None)
+        return self._odds[2]
 
-    def probability(self, r: int, c: int) -> Fraction | None:
-        p = self.probabilities()
+    def probability(self, r: int, c: int, time_limit: float | None = None) -> Fraction | None:
+        p = self.probabilities(time_limit)
         return None if p is None else p[r][c]
 
     def hint(self) -> dict | None:

@@ -23,14 +23,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
-from .game import Game
+from .game import ODDS_SECONDS, Game
 
 COLOURS = {1: "blue", 2: "green", 3: "red", 4: "dark_blue", 5: "dark_red", 6: "cyan", 7: "magenta", 8: "grey50"}
 CELL_WIDTHS = (3, 2, 1)  # characters per cell, the widest that fits
 SCROLLBAR = 2  # columns a vertical scroll bar takes
-#: p shows the exact probabilities when they are counted within this long (not on a board of
-#: 1000x1000, which takes a minute and a half), and says so otherwise.
-PROBABILITY_SECONDS = 2.0
+#: p shows the exact probabilities when they are counted within this long, and says so otherwise.
+PROBABILITY_SECONDS = ODDS_SECONDS
 
 
 def cell_width(cols: int, width: int) -> int:
