@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import shlex
 import signal
 import sys
@@ -885,14 +886,13 @@ class _Facts:
     millions of free cells one), and Fraction arithmetic per cell cost 9 s on 2,000,000 cells."""
 
     def __init__(self):
-        self._seen: dict[int, tuple] = {}
+        self._seen: dict[int, tuple] = {}  # id -> (the object, kept so that its id stays its own; its facts)
 
     def __call__(self, p) -> tuple[float, str, int, str]:
         known = self._seen.get(id(p))
         if known is None:
-            kind = 1 if p == 1 else 0 if p == 0 else -1
-            known = self._seen[id(p)] = (float(p), str(p), kind, f"{float(p):.2f}", p)  # p kept: its id stays its own
-        return known[:4]
+            known = self._seen[id(p)] = (p, (float(p), str(p), 1 if p == 1 else 0 if p == 0 else -1, f"{float(p):.2f}"))
+        return known[1]
 
 
 # ----------------------------------------------------------------------------- render
@@ -945,19 +945,13 @@ def _draw(render, path, problem, fields, steps, titles) -> tuple[int, int]:
 def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Write a status file in another format, or the field of an endoh1 map or a Mines game ID."""
     data, name = read_input(args.file)
-    if args.format == "field":  # an endoh1 map or a Mines game ID (the map's reader explains what starts with a number)
-        head = decode_text(data, name).lstrip().partition("\n")[0]
-        if not (is_mines_id(data) or head.split()[:1] and head.split()[0].isdigit()):
-            head = head[:30]
+    if args.format == "field":  # an endoh1 map or a Mines game ID; what starts with a number gets the map reader's message
+        head = re.match(rb"\s*([^\r\n]*)", data).group(1).decode("utf-8", "replace")
+        if not (is_mines_id(data) or (head.split() or [""])[0].isdigit()):
             raise FormatError(name, 1, 1, "expected an endoh1 map ('W H C', then W*H numbers) or a Tatham Mines game ID "
-                              f"('WxHnN:x,y,u...'), the inputs whose mines --format field writes, got {head!r}")
-        if is_mines_id(data):
-            from .io.classic import parse_mines_id
-
-            field, first = parse_mines_id(decode_text(data, name), name, args.max_cells)
-            what, note = "Mines game ID", f", first click r{first[0] + 1}c{first[1] + 1}"
-        else:
-            (field, _), what, note = parse_endoh1(data, name, args.max_cells), "endoh1 map", ""
+                              f"('WxHnN:x,y,u...'), the inputs whose mines --format field writes, got {head[:30]!r}")
+        field, first = _field_of(data, name, args.max_cells, maps_only=True)
+        what, note = ("endoh1 map", "") if first is None else ("Mines game ID", f", first click r{first[0] + 1}c{first[1] + 1}")
         shape, mines = f"{field.shape[0]}x{field.shape[1]}", int(field.sum())
         emit(f"# {what} {field.shape[1]}x{field.shape[0]}, {mines} mines{note}\n" + format_field(field), args.out, stdout)
         stderr.write(f"read {what}, wrote field ({shape}, {mines} mines)\n")
@@ -1308,15 +1302,16 @@ def _game_of(args: argparse.Namespace):
     return Game.new(args.rows, args.cols, args.mines, seed=seed, no_guess=args.no_guess, auto=args.auto)
 
 
-def _field_of(data: bytes, name: str, max_cells: int) -> tuple[np.ndarray, tuple[int, int] | None]:
+def _field_of(data: bytes, name: str, max_cells: int, maps_only: bool = False) -> tuple[np.ndarray, tuple[int, int] | None]:
     """The mines of a field file, an endoh1 map or a Tatham Mines game ID (and the ID's first
-    click, else None), for `play` and `render --field`."""
-    if is_endoh1(data) or looks_like_endoh1(data):  # a broken map gets the map reader's message
-        return parse_endoh1(data, name, max_cells)[0], None
+    click, else None), for `play` and `render --field`; with maps_only (`convert --format field`)
+    anything but an ID is read as a map."""
     if is_mines_id(data):
         from .io.classic import parse_mines_id
 
         return parse_mines_id(decode_text(data, name), name, max_cells)
+    if maps_only or is_endoh1(data) or looks_like_endoh1(data):  # a broken map gets the map reader's message
+        return parse_endoh1(data, name, max_cells)[0], None
     if (line := total_line(data)) is not None:
         raise FormatError(name, line, 1, "expected a field, an endoh1 map or a Mines game ID (a game's mines), got a "
                           "classic board, whose mines are hidden: solve or count it (generate --field writes a "

@@ -123,8 +123,8 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None) -> tuple
                 return count, False
             if problem.mines is None:
                 count += 1
-            elif 0 <= problem.mines - int(field.sum()) <= free:
-                count += comb(free, problem.mines - int(field.sum()))
+            elif 0 <= (missing := problem.mines - int(field.sum())) <= free:
+                count += comb(free, missing)
     except TimeUp:
         return count, False
     return count, True
@@ -427,7 +427,8 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, dea
             prob[x // cols][x % cols] = Fraction(num, total)
     if free_cells:
         everything = prefix[-1]
-        num = sum(n * comb(f - 1, left - k - 1) for k, n in enumerate(everything) if 0 <= left - k - 1 <= f - 1)
+        # the fields with a mine at one free cell: C(f - 1, t - 1) = C(f, t) t / f, from the binomials above
+        num = sum(n * (binom[t] * t // f) for k, n in enumerate(everything) if 1 <= (t := left - k) <= f)
         each = Fraction(num, total)
         for x in free_cells:
             prob[x // cols][x % cols] = each

@@ -203,6 +203,8 @@ def looks_like_endoh1(data: bytes | str) -> bool:
     that has any, and a number above 1 somewhere (a field's 1/0 cells have none)? For readers
     that take a map or a field (`recon play`): such a file gets parse_endoh1's message on what is
     wrong, not the field reader's."""
+    if not re.match(rb"(?:\xef\xbb\xbf)?\s*\d", _raw(data)):  # a field of x and _: no need to split it all
+        return False
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     lines = [line.split() for line in text.splitlines() if line.strip()]
     tokens = [t for line in lines for t in line]
