@@ -53,15 +53,51 @@ def test_guesses_are_counted_and_a_mine_loses():
 
 
 def test_hints_name_true_deductions():
-    for seed in range(6):
-        game = Game.new(9, 9, 12, seed=seed)
-        game.open(4, 4)
+    """A hint reads only the numbers beside a covered cell; it is the first step that trimming
+    takes on the whole board, and it is true."""
+    from recon.engines import trim
+    from recon.io.classic import board_problem
+
+    named = 0
+    for seed in range(12):
+        rows, cols, mines = [(9, 9, 12), (2, 11, 5), (11, 2, 5), (12, 14, 30)][seed % 4]
+        game = Game.new(rows, cols, mines, seed=seed)
+        game.open(rows // 2, cols // 2)
         hint = game.hint()
         if hint is None:
             continue
+        named += 1
         assert hint["legup"] or hint["endoh1"] or hint["rule"] in ("subset", "elimination", "mine-count")
         for (r, c), v in zip(hint["cells"], hint["values"]):
             assert bool(game.field[r, c]) == bool(v)
+        whole = next(step for step in trim.solve(board_problem(game.board_cells(), game.mines)).trace if step.cells)
+        assert (hint["rule"], hint["cells"], hint["values"]) == (whole.rule, list(whole.cells), list(whole.values))
+    assert named >= 6
+
+
+def test_in_auto_mode_a_hint_names_only_what_the_game_has_not_applied():
+    """Auto mode opens and flags what its rules prove; the hint reads those flags as mines (they
+    are proved), so it never names a cell already decided, and what it names is true."""
+    named = 0
+    for seed in range(12):
+        rows, cols, mines = [(9, 9, 14), (2, 12, 6), (12, 2, 6), (8, 15, 30)][seed % 4]
+        game = Game.new(rows, cols, mines, seed=seed, auto=True)
+        game.open(rows // 2, cols // 2)
+        for _ in range(40):
+            if game.state != "playing":
+                break
+            hint = game.hint()
+            if hint is not None:
+                named += 1
+                for (r, c), v in zip(hint["cells"], hint["values"]):
+                    assert not game.opened[r, c] and not game.sweeper.flagged[r, c]
+                    assert bool(game.field[r, c]) == bool(v)
+            tip = game.suggestion()
+            r, c = tip["cells"][0]
+            if game.field[r, c]:  # a guess that would lose: take a safe cell instead, to play on
+                r, c = map(int, np.argwhere(~game.field & ~game.opened)[0])
+            game.open(r, c)
+    assert named == 0  # the game's rules (with elimination) reach at least as far as the hint's
 
 
 def test_when_no_rule_applies_the_suggestion_follows_the_exact_count():

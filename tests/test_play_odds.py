@@ -375,3 +375,36 @@ def test_binomials_stepped_from_a_neighbour_equal_math_comb(n):
     choose = _binomials(n)
     for k in [rng.randrange(-3, n + 4) for _ in range(80)] + [n // 2 + d for d in range(-6, 7)]:
         assert choose(k) == (comb(n, k) if 0 <= k <= n else 0)
+
+
+def test_equations_read_from_the_frontier_equal_those_of_every_number():
+    """A board reads equations only from the numbers beside a covered cell (found with numpy, so
+    a large board costs its frontier); the list equals the one every opened cell gives, in the
+    same order, and so does that of a board opened one cell further in thought."""
+    checked = 0
+    for sweeper, mines in boards(4, 70, shapes=SHAPES + [(1, 1), (2, 2)]):
+        cells = sweeper.board_cells()
+        board = Board.from_cells(cells, mines)
+        rows, cols = cells.shape
+        flat = cells.ravel().tolist()
+        every = Board(rows, cols, [0 if v >= 0 else 1 if v == -2 else -1 for v in flat], [max(v, 0) for v in flat],
+                      mines)
+        assert board.equations == every.equations and board.numbered == every.numbered
+        assert board.undecided == every.undecided and board.left == every.left
+        for x in board.undecided[:3]:
+            for v in range(3):
+                after, again = board.opened_showing(x, v), every.opened_showing(x, v)
+                assert after.equations == again.equations
+        checked += bool(board.equations)
+    assert checked > 40
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 9), (9, 1), (2, 7), (6, 5)])
+def test_neighbours_found_when_asked_equal_the_table(shape):
+    """Boards above TABLE_CELLS find each cell's neighbours when asked, in the table's order."""
+    from recon.play.odds import _Neighbours, _neighbour_table
+
+    rows, cols = shape
+    table, lazy = _neighbour_table.__wrapped__(rows, cols), _Neighbours(rows, cols)
+    assert isinstance(table, list)
+    assert [lazy[x] for x in reversed(range(rows * cols))] == table[::-1]

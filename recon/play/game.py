@@ -19,7 +19,7 @@ from ..counting import count_solutions
 from ..generation import GenerationFailed
 from ..generation.classic import NoBoard, draw_field, no_guess_field
 from ..io.classic import board_problem
-from ..model import cell_name
+from ..model import cell_name, make_problem, status
 from ..rules.sweeper import Sweeper
 from ..rules.trim import classic_names
 
@@ -85,13 +85,12 @@ class Game:
         return self.sweeper.numbers[r * self.cols + c]
 
     def board_cells(self) -> np.ndarray:
-        """What the player sees, in recon.io.classic's codes (numbers, covered), flags left out:
-        a player's flag may be wrong, so deductions read only the numbers."""
+        """What the player sees, in recon.io.classic's codes (numbers, covered), with the mines
+        the auto mode's rules proved (-2); the player's own flags are left out, since they may be
+        wrong. So a hint in auto mode names a deduction beyond those the game already applied."""
         if self.sweeper is None:
             return np.full(self.shape, -1, dtype=np.int8)
-        cells = self.sweeper.board_cells()
-        cells[cells == -2] = -1
-        return cells
+        return self.sweeper.board_cells()
 
     # -- moves -------------------------------------------------------------------------------
     def open(self, r: int, c: int) -> None:
@@ -164,7 +163,12 @@ class Game:
             return None
         from ..engines import trim
 
-        problem = board_problem(self.board_cells(), self.mines)
+        cells = self.board_cells()
+        problem = board_problem(cells, self.mines)
+        # a number whose window holds no covered cell tells nothing more: leaving it out keeps a
+        # hint on a large board as cheap as its frontier
+        frontier = (cells >= 0) & (status(cells == -1) > 0)
+        problem = make_problem(problem.clues, frontier, problem.fixed, problem.mines)
         result = trim.solve(problem)
         names = classic_names(result.trace, problem)
         for step, name in zip(result.trace, names):

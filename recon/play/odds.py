@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from ..model import window_index
+import numpy as np
+
+from ..model import status, window_index
 
 #: A group whose backtracking visits more nodes than this is not enumerated (`TooMany`).
 NODES = 200_000
@@ -130,9 +132,33 @@ def _groups(equations: list[Equation]) -> list[tuple[list[int], list[Equation]]]
     return list(by_root.values())
 
 
+#: Boards up to this many cells list every cell's neighbours at once; a larger board finds a
+#: cell's neighbours when first asked, since its whole table would take seconds to build.
+TABLE_CELLS = 250_000
+
+
+class _Neighbours:
+    """Each cell's neighbours, as _neighbour_table lists them, found when first asked."""
+
+    def __init__(self, rows: int, cols: int):
+        self.rows, self.cols = rows, cols
+        self._found: dict[int, tuple[int, ...]] = {}
+
+    def __getitem__(self, x: int) -> tuple[int, ...]:
+        found = self._found.get(x)
+        if found is None:
+            r, c = divmod(x, self.cols)
+            found = self._found[x] = tuple(
+                y * self.cols + z for y in range(max(r - 1, 0), min(r + 2, self.rows))
+                for z in range(max(c - 1, 0), min(c + 2, self.cols)) if (y, z) != (r, c))
+        return found
+
+
 @lru_cache(maxsize=16)
-def _neighbour_table(rows: int, cols: int) -> list[tuple[int, ...]]:
+def _neighbour_table(rows: int, cols: int) -> list[tuple[int, ...]] | _Neighbours:
     """Each cell's neighbours (flat indices, row-major): its window without itself."""
+    if rows * cols > TABLE_CELLS:
+        return _Neighbours(rows, cols)
     return [tuple(y for y in row if y >= 0 and y != x) for x, row in enumerate(window_index((rows, cols)).tolist())]
 
 
@@ -196,7 +222,9 @@ class Board:
     0 opened, 1 a known mine), the opened cells' numbers, the mines in all (None: not told)."""
 
     def __init__(self, rows: int, cols: int, known: list[int], numbers: list[int], mines: int | None,
-                 nodes: int = NODES, cache: dict | None = None):
+                 nodes: int = NODES, cache: dict | None = None, *, numbered: list[int] | None = None):
+        """numbered: the opened cells that may see an undecided cell, in increasing order
+        (default every cell); the others give no equation."""
         self.rows, self.cols = rows, cols
         self.known = known
         self.numbers = numbers
@@ -206,12 +234,14 @@ class Board:
         # each group's table by its equations, and "binomials": the latest interior's C(q, k)
         self._cache: dict = {} if cache is None else cache
         self.undecided = [x for x in range(rows * cols) if known[x] == -1]
-        self.left = None if mines is None else mines - sum(1 for v in known if v == 1)
+        self.left = None if mines is None else mines - known.count(1)
+        self.numbered: list[int] = []
         self.equations: list[Equation] = []
-        for x in range(rows * cols):
+        for x in range(rows * cols) if numbered is None else numbered:
             if known[x] == 0:
                 eq = self.equation(x, numbers[x])
                 if eq is not None:
+                    self.numbered.append(x)
                     self.equations.append(eq)
 
     @classmethod
@@ -220,9 +250,12 @@ class Board:
         group enumerations kept from earlier boards of the same game (a group's equations decide
         its solutions, so they stay true)."""
         rows, cols = cells.shape
-        flat = [int(v) for v in cells.ravel()]
-        known = [0 if v >= 0 else 1 if v == -2 else -1 for v in flat]
-        return cls(rows, cols, known, [max(v, 0) for v in flat], mines, nodes, cache)
+        known = np.where(cells >= 0, 0, np.where(cells == -2, 1, -1)).ravel().tolist()
+        # only numbers beside a covered cell give equations: found at once, so that a large board
+        # costs its frontier, not its area
+        numbered = np.flatnonzero((cells >= 0) & (status(cells == -1) > 0)).tolist()
+        numbers = np.maximum(cells, 0).ravel().tolist()
+        return cls(rows, cols, known, numbers, mines, nodes, cache, numbered=numbered)
 
     def neighbours(self, x: int) -> tuple[int, ...]:
         return self._neighbours[x]
@@ -337,7 +370,8 @@ class Board:
         known, numbers = list(self.known), list(self.numbers)
         known[x] = 0
         numbers[x] = mines_around + sum(1 for y in self._neighbours[x] if self.known[y] == 1)
-        return Board(self.rows, self.cols, known, numbers, self.mines, self.nodes, self._cache)
+        numbered = sorted(self.numbered + [x])  # opening x can only take undecided cells away
+        return Board(self.rows, self.cols, known, numbers, self.mines, self.nodes, self._cache, numbered=numbered)
 
     def outlook_two(self, base: Odds, x: int, width: int) -> float:
         """Open undecided cell x in thought, then play the best next guess looked ahead one move
