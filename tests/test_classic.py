@@ -227,6 +227,8 @@ def test_minesweepr_probabilities_with_the_total(tmp_path):
         ("1*\n??\n", ["--mines", "4"], "the total of 4 mines cannot be met", None),
         ("1*\n??\n", ["--mines", "-1"], "N must be a whole number", None),
         ("# mines: x\n1*\n??\n", [], "expected the total number of mines", "1:10"),
+        ("1*\n??\n#  mines: 4\n", [], "expected a total of 1 to 3 mines (the board has 1 flagged", "3:11"),
+        ("# mines: 0\n1*\n??\n", [], "got 0", "1:10"),
         ("1?\n\n??\n", [], "rows must be consecutive", "2:1"),
         ("# mines: 3\n", [], "got no rows", "1:1"),
         ("\n  1??\n  ??x\n", [], "got 'x'", "3:5"),
@@ -241,6 +243,16 @@ def test_bad_boards_get_exit_2_with_a_message(tmp_path, capsys, board, extra, wo
     err += capsys.readouterr().err  # argparse writes its own errors to sys.stderr
     assert code == 2 and not out and words in err, err
     assert where is None or f"board.txt:{where}: " in err, err
+
+
+def test_mines_overrides_a_total_the_board_cannot_hold(tmp_path):
+    """A file's '# mines: N' out of range is refused at its line, unless --mines replaces it."""
+    path = tmp_path / "b.txt"
+    path.write_text("# mines: 99\n1?\n??\n")
+    code, _, err = run("count", str(path))
+    assert code == 2 and "b.txt:1:10: expected a total of 0 to 3 mines" in err
+    code, out, _ = run("count", str(path), "--mines", "1")
+    assert code == 3 and out == "3 solutions\n"
 
 
 def test_mines_without_classic_is_refused(tmp_path):

@@ -44,9 +44,11 @@ _LEGUP_MINESWEEPER = re.compile(rb"<puzzle\b[^>]*\bname\s*=\s*[\"']Minesweeper[\
 COVERED, FLAG, SAFE = -1, -2, -3
 
 
-def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, int | None]:
+def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS, *,
+                check_total: bool = True) -> tuple[np.ndarray, int | None]:
     """Read board text: (cells, total or None). cells is int8: 0-8 an opened cell's number,
-    -1 covered, -2 flagged; errors name the line and column."""
+    -1 covered, -2 flagged; errors name the line and column, a total the board cannot hold
+    included (unless check_total is False: a total given elsewhere overrides it)."""
     text = decode_text(data, path)
     rows: list[tuple[int, str]] = []
     mines = None
@@ -59,7 +61,7 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
                 if not (m.group(1).isascii() and m.group(1).isdigit() and len(m.group(1)) <= 9):
                     col = raw.index(m.group(1)) + 1 if m.group(1) else len(raw) + 1
                     raise FormatError(path, number, col, f"expected the total number of mines after '# mines:', got {m.group(1)!r}")
-                mines = int(m.group(1))
+                mines, at = int(m.group(1)), (number, raw.index(m.group(1)) + 1)
             elif rows and gap is None:
                 gap = number
             continue
@@ -100,6 +102,11 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
         raise FormatError(path, number, len(raw) - len(raw.lstrip()) + c + 1,
                           f"expected a number 0-{int(neighbours[r, c])} at r{r + 1}c{c + 1}, got {int(cells[r, c])}: "
                           f"the cell has {int(neighbours[r, c])} neighbours")
+    if mines is not None and check_total:
+        low, high = int((cells == FLAG).sum()), int((cells < 0).sum())
+        if not low <= mines <= high:
+            raise FormatError(path, *at, f"expected a total of {low} to {high} mines (the board has {low} flagged and "
+                              f"{high} cells not opened), got {mines}")
     return cells, mines
 
 

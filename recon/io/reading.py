@@ -26,7 +26,7 @@ def problem_from_bytes(data: bytes | str, name: str = "<string>", max_cells: int
     if is_legup_minesweeper(data):
         cells, board_mines = parse_legup_minesweeper(data, name, max_cells), None
     elif classic or total_line(data) is not None:
-        cells, board_mines = parse_board(data, name, max_cells)
+        cells, board_mines = parse_board(data, name, max_cells, check_total=mines is None)
     else:
         if mines is not None or mines_see_numbers:
             raise InputError(f"{name}: a total or LEGUP's third rule is for a classic board: read it as one")
