@@ -103,11 +103,23 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
                           f"expected a number 0-{int(neighbours[r, c])} at r{r + 1}c{c + 1}, got {int(cells[r, c])}: "
                           f"the cell has {int(neighbours[r, c])} neighbours")
     if mines is not None and check_total:
-        low, high = int((cells == FLAG).sum()), int((cells < 0).sum())
+        low, high = total_range(cells)
         if not low <= mines <= high:
             raise FormatError(path, *at, f"expected a total of {low} to {high} mines (the board has {low} flagged and "
                               f"{high} cells not opened), got {mines}")
     return cells, mines
+
+
+def total_range(cells: np.ndarray) -> tuple[int, int]:
+    """The totals a board can hold: from its flags to its flags and covered cells."""
+    flags = int((cells == FLAG).sum())
+    return flags, flags + int((cells == COVERED).sum())
+
+
+def numbers_beside_covered(cells: np.ndarray) -> np.ndarray:
+    """The opened cells with a covered neighbour (bool, the board's shape): the only numbers that
+    still tell something once the flags are read as mines."""
+    return (cells >= 0) & (status(cells == COVERED) > 0)
 
 
 def board_problem(cells: np.ndarray, mines: int | None = None, *, mines_see_numbers: bool = False) -> Problem:
@@ -128,7 +140,7 @@ def board_problem(cells: np.ndarray, mines: int | None = None, *, mines_see_numb
                              "sees a number (--mines-see-numbers) forbids: the board has no solution under it")
         cells = np.where((cells == COVERED) & ~seen, SAFE, cells).astype(np.int8)
     if mines is not None:
-        low, high = int(flags.sum()), int(((cells == COVERED) | flags).sum())
+        low, high = total_range(cells)
         if not low <= mines <= high:
             raise ValueError(f"the total of {mines} mines cannot be met: the board has {low} flagged and "
                              f"{high} cells not opened, so it holds {low} to {high} mines")

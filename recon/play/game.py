@@ -18,8 +18,8 @@ import numpy as np
 from ..counting import count_solutions
 from ..generation import GenerationFailed
 from ..generation.classic import NoBoard, draw_field, no_guess_field
-from ..io.classic import board_problem
-from ..model import cell_name, make_problem, status
+from ..io.classic import board_problem, numbers_beside_covered
+from ..model import cell_name, make_problem
 from ..rules.sweeper import Sweeper
 from ..rules.trim import classic_names
 
@@ -165,10 +165,9 @@ class Game:
 
         cells = self.board_cells()
         problem = board_problem(cells, self.mines)
-        # a number whose window holds no covered cell tells nothing more: leaving it out keeps a
-        # hint on a large board as cheap as its frontier
-        frontier = (cells >= 0) & (status(cells == -1) > 0)
-        problem = make_problem(problem.clues, frontier, problem.fixed, problem.mines)
+        # the other numbers tell nothing more: leaving them out keeps a hint on a large board as
+        # cheap as its frontier
+        problem = make_problem(problem.clues, numbers_beside_covered(cells), problem.fixed, problem.mines)
         result = trim.solve(problem)
         names = classic_names(result.trace, problem)
         for step, name in zip(result.trace, names):

@@ -22,7 +22,8 @@ from math import comb
 
 import numpy as np
 
-from ..model import status, window_index
+from ..io.classic import numbers_beside_covered
+from ..model import window_cells, window_index
 
 #: A group whose backtracking visits more nodes than this is not enumerated (`TooMany`).
 NODES = 200_000
@@ -148,9 +149,8 @@ class _Neighbours:
         found = self._found.get(x)
         if found is None:
             r, c = divmod(x, self.cols)
-            found = self._found[x] = tuple(
-                y * self.cols + z for y in range(max(r - 1, 0), min(r + 2, self.rows))
-                for z in range(max(c - 1, 0), min(c + 2, self.cols)) if (y, z) != (r, c))
+            found = self._found[x] = tuple(y * self.cols + z for y, z in window_cells((self.rows, self.cols), r, c)
+                                           if (y, z) != (r, c))
         return found
 
 
@@ -253,7 +253,7 @@ class Board:
         known = np.where(cells >= 0, 0, np.where(cells == -2, 1, -1)).ravel().tolist()
         # only numbers beside a covered cell give equations: found at once, so that a large board
         # costs its frontier, not its area
-        numbered = np.flatnonzero((cells >= 0) & (status(cells == -1) > 0)).tolist()
+        numbered = np.flatnonzero(numbers_beside_covered(cells)).tolist()
         numbers = np.maximum(cells, 0).ravel().tolist()
         return cls(rows, cols, known, numbers, mines, nodes, cache, numbered=numbered)
 
