@@ -365,7 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         help="play classic Minesweeper in the terminal (needs recon[play])",
         description="Play a board, an endoh1 map or a new game in the terminal. Click or space opens a cell, "
-        "right click or f flags it, the arrows move; h shows the next deduction (or else the best guess), p the "
+        "right click or f flags it, the arrows move; opening a number whose flags are all placed opens its other "
+        "neighbours; h shows the next deduction (or else the best guess), p the "
         "mine probabilities, n the next game once one ends; q quits. With --auto, every deduction is played "
         "for you and only the guesses are left.",
         epilog=EXIT_HELP,

@@ -52,6 +52,90 @@ def test_guesses_are_counted_and_a_mine_loses():
     assert game.guesses == 1 and game.state == "playing"
 
 
+def _chord_positions(game: Game):
+    """Each opened number with covered cells around it: (number cell, its covered neighbours)."""
+    rows, cols = game.shape
+    for r in range(rows):
+        for c in range(cols):
+            if game.opened[r, c] and game.number(r, c):
+                around = [(rr, cc) for rr in range(max(r - 1, 0), min(r + 2, rows))
+                          for cc in range(max(c - 1, 0), min(c + 2, cols)) if not game.opened[rr, cc]]
+                if around:
+                    yield (r, c), around
+
+
+@pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (9, 2), (9, 9), (16, 30)])
+def test_a_chord_opens_what_opening_each_neighbour_would(shape):
+    """A number with all its flags placed opens its other covered neighbours, as the player
+    opening them one by one would (zeros cascading); too few or too many flags do nothing; a
+    wrong flag loses on a mine in that window."""
+    rng = np.random.default_rng(sum(shape))
+    chords = wrong = idle = 0
+    for trial in range(100):
+        field = rng.random(shape) < 0.2
+        start = tuple(int(v) for v in np.argwhere(~field)[0]) if (~field).any() else None
+        if start is None:
+            continue
+        game = Game(field, int(field.sum()), first=start)
+        if game.state != "playing":
+            continue
+        for (r, c), around in _chord_positions(game):
+            mines = [x for x in around if field[x]]
+            safe = [x for x in around if not field[x]]
+            # too few flags (none when the number needs some): nothing happens
+            before = game.opened.copy()
+            game.open(r, c)
+            assert (game.opened == before).all() and game.state == "playing"
+            idle += 1
+            if safe and mines:  # a wrong flag: a safe cell flagged in place of a mine
+                lost = Game(field, int(field.sum()), first=start)
+                for x in mines[1:] + safe[:1]:
+                    lost.toggle_flag(*x)
+                lost.open(r, c)
+                assert lost.state == "lost" and lost.blast in mines and lost.guesses == 1
+                wrong += 1
+            if not safe:
+                continue
+            one_by_one = Game(field, int(field.sum()), first=start)
+            for x in safe:
+                one_by_one.open(*x)
+            for x in mines + safe[:1]:  # one flag too many: nothing happens
+                game.toggle_flag(*x)
+            game.open(r, c)
+            assert (game.opened == before).all() and game.state == "playing"
+            game.toggle_flag(*safe[0])
+            game.open(r, c)
+            assert (game.opened == one_by_one.opened).all() and game.state == one_by_one.state != "lost"
+            chords += 1
+            break
+    assert chords >= 10 and wrong >= 5 and idle >= 10
+
+
+def test_a_chord_is_a_guess_only_when_a_cell_it_opens_is_not_proved_safe():
+    """The chord is one move: a guess when the exact count (numbers and total) leaves a cell it
+    opens possibly a mine, as a plain click on that cell would be."""
+    seen = {True: 0, False: 0}
+    for seed in range(40):
+        game = Game.new(9, 9, 12, seed=seed)
+        game.open(4, 4)
+        if game.state != "playing":
+            continue
+        p = game.probabilities()
+        for (r, c), around in _chord_positions(game):
+            mines = [x for x in around if game.field[x]]
+            safe = [x for x in around if not game.field[x]]
+            if not safe:
+                continue
+            guess = any(p[rr][cc] != 0 for rr, cc in safe)
+            for x in mines:
+                game.toggle_flag(*x)
+            game.open(r, c)
+            assert game.guesses == int(guess) and game.state != "lost"
+            seen[guess] += 1
+            break
+    assert seen[True] >= 3 and seen[False] >= 3
+
+
 def test_hints_name_true_deductions():
     """A hint reads only the numbers beside a covered cell; it is the first step that trimming
     takes on the whole board, and it is true."""
@@ -200,8 +284,23 @@ def test_the_terminal_game_headless():
             await pilot.pause()
             assert not app.is_running
 
+    async def chording():
+        field = np.zeros((2, 2), dtype=bool)
+        field[1, 1] = True
+        game = Game(field, 1)
+        app = PlayApp(game)
+        async with app.run_test(size=(60, 20)) as pilot:
+            app.cursor = (0, 0)
+            await pilot.press("space", "down", "right", "f", "up", "left")  # r1c1 shows 1; r2c2 flagged
+            assert game.opened.sum() == 1 and game.flags[1, 1] and app.cursor == (0, 0)
+            await pilot.press("space")  # space on the number: its other neighbours open
+            await pilot.pause()
+            assert game.state == "won" and game.guesses == 1 and isinstance(app.screen, EndScreen)
+            await pilot.press("q")
+
     asyncio.run(scenario())
     asyncio.run(winning())
+    asyncio.run(chording())
 
 
 def test_the_board_fits_the_terminal_or_scrolls_with_the_cursor():

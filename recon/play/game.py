@@ -19,7 +19,7 @@ from ..counting import count_solutions
 from ..generation import GenerationFailed
 from ..generation.classic import NoBoard, draw_field, no_guess_field
 from ..io.classic import board_problem, numbers_beside_covered
-from ..model import cell_name, make_problem
+from ..model import cell_name, make_problem, window_cells
 from ..rules.sweeper import Sweeper
 from ..rules.trim import classic_names
 
@@ -94,8 +94,12 @@ class Game:
 
     # -- moves -------------------------------------------------------------------------------
     def open(self, r: int, c: int) -> None:
-        """Open a cell (a flagged one stays shut); the first click is always safe."""
+        """Open a cell (a flagged one stays shut); the first click is always safe. On an opened
+        number with as many flags around it, open its other covered neighbours (a chord)."""
         if self.state in ("won", "lost") or self.flags[r, c]:
+            return
+        if self.state == "playing" and self.opened[r, c]:
+            self._chord(r, c)
             return
         if self.state == "ready":
             try:
@@ -109,6 +113,26 @@ class Game:
         if not self.sweeper.open(r, c):
             self.state, self.blast, self.ended = "lost", (r, c), time.monotonic()
             return
+        self._after_move()
+
+    def _chord(self, r: int, c: int) -> None:
+        """As every Minesweeper since Windows: a number whose flags are all placed opens the rest
+        of its window. The flags are the player's, so a wrong one loses here; the chord is one
+        move, one guess if a cell it opens is not proved safe."""
+        around = [(rr, cc) for rr, cc in window_cells(self.shape, r, c) if not self.opened[rr, cc]]
+        flagged = sum(1 for x in around if self.flags[x])
+        todo = [x for x in around if not self.flags[x]]
+        if not todo or flagged != self.number(r, c):
+            return
+        if any(self.probability(rr, cc, ODDS_SECONDS) != 0 for rr, cc in todo):
+            self.guesses += 1
+        mine = next((x for x in todo if self.field[x]), None)
+        if mine is not None:
+            self.sweeper.open(*mine)
+            self.state, self.blast, self.ended = "lost", mine, time.monotonic()
+            return
+        for x in todo:
+            self.sweeper.open(*x)
         self._after_move()
 
     def toggle_flag(self, r: int, c: int) -> None:

@@ -2,7 +2,8 @@
 
 Keys: arrows move, space or enter opens, f flags, h shows the next deduction (its LEGUP and endoh1
 names, its cells highlighted; when none applies, the best guess and its chance), p toggles the exact
-mine probabilities, q quits. A mouse click opens a cell, a right click flags it. A won or lost game
+mine probabilities, q quits. A mouse click opens a cell, a right click flags it. Opening a number
+whose flags are all placed opens its other neighbours (a chord). A won or lost game
 shows its end screen: n plays the next game, b goes back to the board, q quits.
 
 A cell is 3 characters wide, or 2 or 1 where the terminal is too narrow for the board (an expert
