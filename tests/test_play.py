@@ -263,11 +263,14 @@ def test_the_terminal_game_headless():
             assert app.game is not game and app.game.state == "ready" and app.game.seed == game.seed + 1
             await pilot.press("q")
 
-    async def winning():
-        field = np.zeros((3, 4), dtype=bool)
-        field[0, 0] = True
+    def one_mine(shape, mine):
+        field = np.zeros(shape, dtype=bool)
+        field[mine] = True
         game = Game(field, 1)
-        app = PlayApp(game)
+        return field, game, PlayApp(game)
+
+    async def winning():
+        field, game, app = one_mine((3, 4), (0, 0))
         async with app.run_test(size=(60, 20)) as pilot:
             app.cursor = (2, 3)
             await pilot.press("space")  # a zero: the region opens every safe cell
@@ -285,10 +288,7 @@ def test_the_terminal_game_headless():
             assert not app.is_running
 
     async def chording():
-        field = np.zeros((2, 2), dtype=bool)
-        field[1, 1] = True
-        game = Game(field, 1)
-        app = PlayApp(game)
+        _, game, app = one_mine((2, 2), (1, 1))
         async with app.run_test(size=(60, 20)) as pilot:
             app.cursor = (0, 0)
             await pilot.press("space", "down", "right", "f", "up", "left")  # r1c1 shows 1; r2c2 flagged
