@@ -8,6 +8,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recon.play.autoplay import game_fields, play_field, play_games, play_one, wilson
 from recon.play.game import Game
@@ -134,6 +136,68 @@ def test_a_chord_is_a_guess_only_when_a_cell_it_opens_is_not_proved_safe():
             seen[guess] += 1
             break
     assert seen[True] >= 3 and seen[False] >= 3
+
+
+SHAPES = [(1, 7), (7, 1), (2, 6), (6, 2), (3, 3), (5, 8)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=st.sampled_from(SHAPES), density=st.integers(0, 40), salt=st.integers(0, 2**32 - 1), auto=st.booleans(),
+       moves=st.lists(st.tuples(st.sampled_from(["open", "flag", "mark", "chord"]), st.integers(0, 63)), max_size=30))
+def test_any_sequence_of_moves_keeps_the_game_true_to_its_field(shape, density, salt, auto, moves):
+    """Opens, chords, flags (anywhere, or on a mine as a player who knows) and auto mode in any
+    order, checked after every move against the field: nothing opened is a mine, a zero's
+    neighbours are open, flags lie on covered cells, a move is at most one guess, a click loses
+    exactly on a mine, a chord loses exactly when as many flags as its number lie around it and one is
+    wrong, a win opens every safe cell, and an ended game does not change."""
+    rows, cols = shape
+    field = np.random.default_rng(salt).random(shape) < density / 100
+    game = Game(field, int(field.sum()), auto=auto)
+    for kind, k in moves:
+        state, opened, flags, guesses = game.state, game.opened.copy(), game.flags.copy(), game.guesses
+        if kind == "mark" and game.field is not None:  # flag a mine not yet flagged, if any
+            mines = np.argwhere(game.field & ~flags & ~opened)
+            if not len(mines):
+                continue
+            r, c = mines[k % len(mines)]
+        elif kind == "chord":  # open an opened number again, its flags as they are, right, or one wrong
+            numbers = np.argwhere(opened & (neighbours(game.field) > 0)) if game.field is not None else []
+            if not len(numbers):
+                continue
+            r, c = numbers[k % len(numbers)]
+            around = [(y, x) for y in range(max(r - 1, 0), min(r + 2, rows)) for x in range(max(c - 1, 0), min(c + 2, cols))
+                      if not opened[y, x]]
+            right = [x for x in around if game.field[x]]
+            if k // 8 % 3 and len(right) < len(around):
+                chosen = right if k // 8 % 3 == 1 else right[1:] + [next(x for x in around if not game.field[x])]
+                for x in around:
+                    if game.flags[x] != (x in chosen):
+                        game.toggle_flag(*x)
+                flags = game.flags.copy()
+        else:
+            r, c = divmod(k % (rows * cols), cols)
+        (game.toggle_flag if kind in ("flag", "mark") else game.open)(r, c)
+        if state in ("won", "lost"):
+            assert (game.state, game.guesses) == (state, guesses) and (game.opened == opened).all()
+            continue
+        played, now = game.field, game.opened  # (a mine under the first click is gone from the field)
+        numbers = neighbours(played)
+        assert not (now & played).any() and not (game.flags & now).any()
+        assert game.guesses - guesses in (0, 1) and (now >= opened).all()
+        for y, x in np.argwhere(now & (numbers == 0)):
+            assert now[max(y - 1, 0): y + 2, max(x - 1, 0): x + 2].all()
+        window = (slice(max(r - 1, 0), r + 2), slice(max(c - 1, 0), c + 2))
+        if kind == "chord":
+            placed = flags[window] & ~opened[window]
+            if placed.sum() != numbers[r, c]:
+                assert (now == opened).all() and game.state == "playing"
+            wrong = placed.sum() == numbers[r, c] and (placed & ~played[window]).any()  # so a mine is left unflagged
+            assert (game.state == "lost") == wrong and (not wrong or played[game.blast])
+        elif kind == "open" and state == "playing" and not opened[r, c] and not flags[r, c]:
+            assert (game.state == "lost") == bool(played[r, c]) and (game.blast == (r, c) or game.state != "lost")
+        assert game.state == "lost" or (game.state == "won") == bool((now | played).all())
+        if auto and game.state == "playing":  # the rules flagged only mines
+            assert not (game.sweeper.flagged & ~played).any()
 
 
 def test_hints_name_true_deductions():
