@@ -368,7 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
         "right click or f flags it, the arrows move; opening a number whose flags are all placed opens its other "
         "neighbours; h shows the next deduction (or else the best guess), p the "
         "mine probabilities, n the next game once one ends; q quits. With --auto, every deduction is played "
-        "for you and only the guesses are left.",
+        "for you and only the guesses are left. On quitting, the last board played goes to stdout as a Tatham "
+        "Mines game ID: recon play FILE replays it from its first click, and his Mines plays it.",
         epilog=EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -1279,7 +1280,11 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not all(getattr(stream, "isatty", lambda: False)() for stream in (sys.__stdin__, sys.__stderr__)):
         raise UsageError("play needs a terminal on stdin and stderr (where the game is drawn); "
                          "to play games unattended, use recon autoplay")
-    run_game(game)
+    board = run_game(game).board_id()
+    if board is not None:  # the board's ID, to replay or share it (the game itself was drawn on stderr)
+        print("recon: the last board as a Tatham Mines game ID (recon play FILE replays it from its first click):",
+              file=stderr)
+        print(board, file=stdout)
     return 0
 
 

@@ -24,6 +24,27 @@ def test_the_first_click_is_safe_and_opens_a_region():
         assert game.opened.sum() >= 9 and int(game.field.sum()) == 10
 
 
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (7, 2), (9, 9)])
+def test_a_board_id_replays_the_game_from_its_first_click(shape):
+    """board_id: the board as played (a mine under a given field's first click gone) with its
+    first click, read back by the Mines ID reader into a game that opens what the first did."""
+    from recon.io.classic import parse_mines_id
+
+    rng = np.random.default_rng(sum(shape))
+    for trial in range(10):
+        field = rng.random(shape) < 0.3
+        first = tuple(int(v) for v in rng.integers(0, shape))
+        game = Game(field, int(field.sum())) if trial % 2 else Game.new(*shape, int(field.sum()) // 2, seed=trial)
+        assert game.board_id() is None
+        game.open(*first)
+        if game.state == "ready":  # no board could start here
+            continue
+        played, at = parse_mines_id(game.board_id())
+        assert at == first and (played == game.field).all() and int(played.sum()) == game.mines
+        again = Game(played, int(played.sum()), first=at)
+        assert (again.opened == game.opened).all() and again.state == game.state
+
+
 def test_a_given_field_loses_the_mine_under_the_first_click():
     field = np.zeros((3, 4), dtype=bool)
     field[0, 0] = field[2, 3] = True
@@ -512,17 +533,21 @@ def test_play_without_a_terminal_says_so_and_exits_2():
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
-def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q():
+@pytest.mark.parametrize("click", [False, True])
+def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q(click):
     """The whole command, as a player starts it: the board and the status line drawn on the
-    terminal, then q ends the game with status 0."""
+    terminal, then q ends the game with status 0. Once a game started, its board goes to stdout
+    as a Tatham Mines game ID, which `recon play` reads back."""
     import os
     import select
     import subprocess
     import time
 
+    from recon.io.classic import parse_mines_id
+
     master, slave = os.openpty()
     game = _recon("play", "--rows", "5", "--cols", "6", "--mines", "3", "--seed", "1", stdin=slave,
-                  stdout=subprocess.DEVNULL, stderr=slave)
+                  stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
     shown, deadline = b"", time.monotonic() + 60
     try:
@@ -530,6 +555,8 @@ def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q():
             if select.select([master], [], [], 0.2)[0]:
                 shown += os.read(master, 65536)
         assert b"mines left 3" in shown and b"click or press space to start" in shown
+        if click:
+            os.write(master, b" ")  # the first click, at the centre (keys are taken in order)
         os.write(master, b"q")
         while game.poll() is None and time.monotonic() < deadline:
             if select.select([master], [], [], 0.2)[0]:
@@ -537,9 +564,16 @@ def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q():
                     os.read(master, 65536)
                 except OSError:  # the child closed the terminal
                     break
-        assert game.wait(timeout=30) == 0
+        out = game.communicate(timeout=30)[0].decode()
+        assert game.returncode == 0
+        if click:
+            field, first = parse_mines_id(out)
+            assert field.shape == (5, 6) and int(field.sum()) == 3 and first == (2, 3) and not field[1:4, 2:5].any()
+        else:
+            assert out == ""
     finally:
         game.kill()
+        game.stdout.close()
         os.close(master)
 
 

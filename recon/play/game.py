@@ -18,7 +18,7 @@ import numpy as np
 from ..counting import count_solutions
 from ..generation import GenerationFailed
 from ..generation.classic import NoBoard, draw_field, no_guess_field
-from ..io.classic import board_problem, numbers_beside_covered
+from ..io.classic import board_problem, format_mines_id, numbers_beside_covered
 from ..model import cell_name, make_problem, window_cells
 from ..rules.sweeper import Sweeper
 from ..rules.trim import classic_names
@@ -49,6 +49,7 @@ class Game:
         self.blast: tuple[int, int] | None = None
         self.sweeper: Sweeper | None = None
         self.notice: str | None = None  # why the last first click did not start the game
+        self.first: tuple[int, int] | None = None  # the first click, once the game started
         self._odds: tuple[bytes, float | None, list | None] | None = None  # the board shown, the limit, its probabilities
         if first is not None:
             self.open(*first)
@@ -83,6 +84,11 @@ class Game:
 
     def number(self, r: int, c: int) -> int:
         return self.sweeper.numbers[r * self.cols + c]
+
+    def board_id(self) -> str | None:
+        """The board as played, as a Tatham Mines game ID with its first click (None before the
+        first click): `recon play` reads it back and opens that cell, and so does his Mines."""
+        return None if self.first is None else format_mines_id(self.field, self.first).strip()
 
     def board_cells(self) -> np.ndarray:
         """What the player sees, in recon.io.classic's codes (numbers, covered), with the mines
@@ -150,7 +156,7 @@ class Game:
             self.field[r, c] = False
             self.mines -= 1
         self.sweeper = Sweeper(self.field, self.mines)
-        self.state, self.started = "playing", time.monotonic()
+        self.state, self.started, self.first = "playing", time.monotonic(), (r, c)
 
     def _after_move(self) -> None:
         if self.auto:

@@ -265,6 +265,8 @@ def _percent(p, width: int) -> str:
     return ("M" if p >= 1 else str(min(int(10 * p), 9))).rjust(width)
 
 
-def run_game(game: Game) -> None:
-    """Play in the terminal until q."""
-    PlayApp(game).run()
+def run_game(game: Game) -> Game:
+    """Play in the terminal until q; the last game played."""
+    app = PlayApp(game)
+    app.run()
+    return app.game
