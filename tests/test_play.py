@@ -692,11 +692,43 @@ def test_the_game_survives_random_keys_clicks_and_resizes(shape, given):
     asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("shape, mines", [((1, 12), 3), ((12, 1), 3), ((2, 11), 5), ((11, 2), 5), ((9, 9), 12),
+                                          ((16, 30), 99)])
+def test_the_probabilities_shown_equal_the_general_count(shape, mines):
+    """The game asks the autoplayer's odds engine (its group enumerations kept through the game)
+    for the probabilities shown and for "was that click a guess?"; every cell's value equals the
+    general count's (recon.counting) on the board shown, move after move, in auto mode too."""
+    from recon.counting import count_solutions
+    from recon.io.classic import board_problem
+
+    compared = 0
+    for seed in range(6):
+        game = Game.new(*shape, mines, seed=seed, auto=seed % 2 == 1)
+        rng = np.random.default_rng(seed)
+        game.open(shape[0] // 2, shape[1] // 2)
+        for _ in range(8):
+            if game.state != "playing":
+                break
+            p = game.probabilities()
+            counted = count_solutions(board_problem(game.board_cells(), game.mines), probabilities=True)
+            assert counted.exact
+            for r in range(shape[0]):
+                for c in range(shape[1]):
+                    assert p[r][c] == counted.probabilities[r][c] == game.probability(r, c), (r, c)
+            compared += 1
+            safe = np.argwhere(~game.opened & ~game.field)
+            game.open(*map(int, safe[rng.integers(len(safe))]))
+    assert compared >= 8
+
+
 def test_probabilities_not_counted_in_time_are_said_so(monkeypatch):
-    """p on a board whose exact probabilities take longer than PROBABILITY_SECONDS (a 1000x1000
-    board takes a minute and a half) leaves the cells as they are and says why."""
+    """p on a board whose groups are too large for the odds engine and whose general count takes
+    longer than PROBABILITY_SECONDS leaves the cells as they are and says why."""
     pytest.importorskip("textual")
+    from recon.play import game as game_module
     from recon.play import tui
+
+    monkeypatch.setattr(game_module, "ODDS_NODES", 1)  # every group too large: the general count
 
     async def scenario(seconds):
         monkeypatch.setattr(tui, "PROBABILITY_SECONDS", seconds)
@@ -715,11 +747,13 @@ def test_probabilities_not_counted_in_time_are_said_so(monkeypatch):
 
 
 def test_a_click_the_count_cannot_settle_in_time_counts_as_a_guess(monkeypatch):
-    """Whether a click was a guess is asked of the exact count, which stops after ODDS_SECONDS (a
-    click on a 1000x1000 board waited over a minute for it): a cell the count proves safe is no
-    guess, but one it cannot settle in time counts as one."""
+    """Whether a click was a guess is asked of the exact odds; where a group is too large for the
+    odds engine, of the general count, which stops after ODDS_SECONDS (a click on a 1000x1000
+    board waited over a minute for it): a cell the count proves safe is no guess, but one it
+    cannot settle in time counts as one."""
     from recon.play import game as game_module
 
+    monkeypatch.setattr(game_module, "ODDS_NODES", 1)  # every group too large: the general count
     seen = Game.new(16, 30, 99, seed=4)
     seen.open(8, 15)
     p = seen.probabilities()

@@ -364,17 +364,24 @@ def test_the_two_move_look_ahead_equals_brute_force():
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 400, 5000])
 def test_binomials_stepped_from_a_neighbour_equal_math_comb(n):
     """The odds engine's binomials, each from the nearest one known (a board of a million cells
-    asks for a dozen neighbouring C(n, k) of hundreds of thousands of bits), equal math.comb in
-    any order of asking, and 0 outside 0..n."""
+    asks for a dozen C(n, k) of hundreds of thousands of bits, a few steps from those of the move
+    before), equal math.comb in any order of asking, n and k both moving, and 0 outside 0..n;
+    past KEEP values the oldest go, and far from all of them math.comb starts afresh."""
     import random
     from math import comb
 
-    from recon.play.odds import _binomials
+    from recon.play.odds import Binomials
 
     rng = random.Random(n)
-    choose = _binomials(n)
-    for k in [rng.randrange(-3, n + 4) for _ in range(80)] + [n // 2 + d for d in range(-6, 7)]:
-        assert choose(k) == (comb(n, k) if 0 <= k <= n else 0)
+    choose = Binomials()
+    asked = [(n, rng.randrange(-3, n + 4)) for _ in range(40)] + [(n, n // 2 + d) for d in range(-6, 7)]
+    for _ in range(120):  # a walk in both n and k, as a game's moves take interior cells away
+        m, k = asked[-1]
+        asked.append((max(m + rng.randrange(-3, 3), 0), k + rng.randrange(-3, 4)))
+    asked += [(rng.randrange(0, 3 * n + 3), rng.randrange(-2, 3 * n + 3)) for _ in range(20)]
+    for m, k in asked:
+        assert choose(m, k) == (comb(m, k) if 0 <= k <= m else 0), (m, k)
+        assert len(choose.known) <= choose.KEEP
 
 
 def test_equations_read_from_the_frontier_equal_those_of_every_number():

@@ -3,8 +3,9 @@
 The field is drawn at the first click (the clicked cell's window kept free, so it opens a region;
 no-guess boards made from that cell), or given (an endoh1 map or a field: as endoh1 does, a mine
 under the first click is removed). A move that opens a cell the board does not prove safe (its
-exact mine probability, with the total, above 0) counts as a guess; so does one the count cannot
-settle within ODDS_SECONDS (boards of hundreds of thousands of cells). `auto` is endoh1's
+exact mine probability, with the total, above 0) counts as a guess. The probabilities come from
+the autoplayer's odds engine (play.odds); a group too large for it goes to the general count, and
+a move that count cannot settle within ODDS_SECONDS counts as a guess too. `auto` is endoh1's
 semi-automatic mode: after each move the rules open every safe cell and flag every mine.
 """
 
@@ -22,9 +23,13 @@ from ..io.classic import board_problem, format_mines_id, numbers_beside_covered
 from ..model import cell_name, make_problem, window_cells
 from ..rules.sweeper import Sweeper
 from ..rules.trim import classic_names
+from .odds import NODES, Board, Odds, TooMany
 
-#: The exact count of the board shown (a click's "was it a guess?", the probabilities shown)
-#: stops after this long: on a 1000x1000 board it takes over a minute, on 300x300 0.8 s.
+#: The exact odds of the board shown (a click's "was it a guess?", the probabilities shown) come
+#: from the autoplayer's engine (play.odds), whose group enumerations the game keeps; a group
+#: past ODDS_NODES is left to the general count, which stops after ODDS_SECONDS (on a 1000x1000
+#: board it takes over a minute, on 300x300 0.5-2 s).
+ODDS_NODES = NODES
 ODDS_SECONDS = 2.0
 
 
@@ -51,6 +56,8 @@ class Game:
         self.notice: str | None = None  # why the last first click did not start the game
         self.first: tuple[int, int] | None = None  # the first click, once the game started
         self._odds: tuple[bytes, float | None, list | None] | None = None  # the board shown, the limit, its probabilities
+        self._exact: tuple[bytes, np.ndarray, Odds | None] | None = None  # the board shown, its cells, play.odds' odds
+        self._groups: dict = {}  # play.odds' group enumerations of this game
         if first is not None:
             self.open(*first)
 
@@ -168,12 +175,26 @@ class Game:
             self.flags = self.field.copy()
 
     # -- help --------------------------------------------------------------------------------
-    def probabilities(self, time_limit: float | None = None) -> list[list[Fraction]] | None:
-        """Each cell's exact mine probability given the numbers shown and the total (None before
-        the first click, or when the count is not exact within time_limit seconds)."""
+    def _fast_odds(self) -> tuple[np.ndarray, Odds | None]:
+        """The board shown and its exact odds by play.odds (None when a group is too large for it)."""
+        cells = self.board_cells()
+        shown = cells.tobytes()
+        if self._exact is None or self._exact[0] != shown:
+            try:
+                odds = Board.from_cells(cells, self.mines, ODDS_NODES, cache=self._groups).odds()
+            except TooMany:
+                odds = None
+            self._exact = (shown, cells, odds)
+        return self._exact[1], self._exact[2]
+
+    def probabilities(self, time_limit: float | None = None) -> "list[list[Fraction]] | OddsGrid | None":
+        """Each cell's exact mine probability given the numbers shown and the total, indexed [r][c]
+        (None before the first click, or when it is not exact within time_limit seconds)."""
         if self.sweeper is None:
             return None
-        cells = self.board_cells()
+        cells, odds = self._fast_odds()
+        if odds is not None:
+            return OddsGrid(cells, odds)
         shown = cells.tobytes()
         # counted again only when a number shows (or a count that ran out is asked with another limit)
         if self._odds is None or self._odds[0] != shown or (self._odds[2] is None and self._odds[1] != time_limit):
@@ -213,7 +234,6 @@ class Game:
         if self.state != "playing":
             return None
         from .autoplay import guess
-        from .odds import Board, TooMany
 
         cache: dict = {}  # the group tables guess() enumerates, read again below for the chance
         cell, safe, sure = guess(self.sweeper, self.mines, cache=cache)
@@ -231,3 +251,38 @@ class Game:
             chance = ""
         return {"text": f"no deduction applies: the best guess is {cell_name(*cell)}{chance}", "cells": [tuple(cell)],
                 "guess": True}
+
+
+class OddsGrid:
+    """Each cell's exact mine probability from play.odds, made when read (a large board has a
+    million cells, and a click asks about one): grid[r][c] is a Fraction."""
+
+    def __init__(self, cells: np.ndarray, odds: Odds):
+        self.cells, self.odds = cells, odds
+        self.rows, self.cols = cells.shape
+
+    def __len__(self) -> int:
+        return self.rows
+
+    def __getitem__(self, r: int) -> "_OddsRow":
+        if not -self.rows <= r < self.rows:
+            raise IndexError(r)
+        return _OddsRow(self, r % self.rows)
+
+
+class _OddsRow:
+    def __init__(self, grid: OddsGrid, r: int):
+        self.grid, self.r = grid, r
+
+    def __len__(self) -> int:
+        return self.grid.cols
+
+    def __getitem__(self, c: int) -> Fraction:
+        grid = self.grid
+        if not -grid.cols <= c < grid.cols:
+            raise IndexError(c)
+        x = self.r * grid.cols + c % grid.cols
+        shown = grid.cells.flat[x]
+        if shown != -1:  # opened (a number) or a mine the rules proved (-2)
+            return Fraction(int(shown == -2))
+        return Fraction(grid.odds.mine_weight[x], grid.odds.weight)

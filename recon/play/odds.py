@@ -162,29 +162,46 @@ def _neighbour_table(rows: int, cols: int) -> list[tuple[int, ...]] | _Neighbour
     return [tuple(y for y in row if y >= 0 and y != x) for x, row in enumerate(window_index((rows, cols)).tolist())]
 
 
-def _binomials(n: int):
-    """k -> C(n, k) (0 outside 0..n), each from its nearest neighbour already known, exactly:
-    C(n, k + 1) = C(n, k) (n - k) / (k + 1). A board of a million cells has C(n, k) of hundreds
-    of thousands of bits, 0.25 s each afresh, asked for a dozen neighbouring k at a time."""
-    known: dict[int, int] = {}
+class Binomials:
+    """C(n, k) exactly (0 outside 0 <= k <= n), each from the nearest value already known by exact
+    one-step ratios: C(n, k + 1) = C(n, k) (n - k) / (k + 1), C(n + 1, k) = C(n, k) (n + 1) /
+    (n + 1 - k), and back. On a board of a million cells C(n, k) has hundreds of thousands of bits
+    and takes 0.5-1 s afresh; the next move asks a dozen values a few steps away (its interior has
+    a few cells fewer), 0.1 ms a step. The latest KEEP values are kept."""
 
-    def choose(k: int) -> int:
+    KEEP = 64
+    #: Farther than this many steps from every known value, math.comb is cheaper.
+    STEPS = 2_000
+
+    def __init__(self):
+        self.known: dict[tuple[int, int], int] = {}
+
+    def __call__(self, n: int, k: int) -> int:
         if not 0 <= k <= n:
             return 0
-        if k not in known:
-            if not known:
-                known[k] = comb(n, k)
-            else:
-                j = min(known, key=lambda i: abs(i - k))
-                value = known[j]
-                while j < k:
-                    value, j = value * (n - j) // (j + 1), j + 1
-                while j > k:
-                    value, j = value * j // (n - j + 1), j - 1
-                known[k] = value
-        return known[k]
-
-    return choose
+        value = self.known.get((n, k))
+        if value is not None:
+            return value
+        near = min(self.known, key=lambda key: abs(key[0] - n) + abs(key[1] - k), default=None)
+        if near is None or abs(near[0] - n) + abs(near[1] - k) > self.STEPS:
+            value = comb(n, k)
+        else:
+            m, j = near
+            value = self.known[near]
+            # every value on the way has 0 <= j <= m: move k first when n shrinks, n first when it grows
+            for move in ("k", "n") if n < m else ("n", "k"):
+                while move == "k" and j < k:
+                    value, j = value * (m - j) // (j + 1), j + 1
+                while move == "k" and j > k:
+                    value, j = value * j // (m - j + 1), j - 1
+                while move == "n" and m < n:
+                    value, m = value * (m + 1) // (m + 1 - j), m + 1
+                while move == "n" and m > n:
+                    value, m = value * (m - j) // m, m - 1
+        if len(self.known) >= self.KEEP:
+            del self.known[next(iter(self.known))]
+        self.known[n, k] = value
+        return value
 
 
 def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
@@ -231,7 +248,7 @@ class Board:
         self.mines = mines
         self.nodes = nodes
         self._neighbours = _neighbour_table(rows, cols)
-        # each group's table by its equations, and "binomials": the latest interior's C(q, k)
+        # each group's table by its equations, and "binomials": the interiors' C(q, k) (Binomials)
         self._cache: dict = {} if cache is None else cache
         self.undecided = [x for x in range(rows * cols) if known[x] == -1]
         self.left = None if mines is None else mines - known.count(1)
@@ -297,12 +314,13 @@ class Board:
         suffix.reverse()
         left = self.left
 
-        # C(q, k) for the interior's q cells, kept for the next call on the same q (a hint asks
-        # twice); only the latest q, as a game's cache lives through every move
-        last = self._cache.get("binomials")
-        if last is None or last[0] != q:
-            last = self._cache["binomials"] = (q, _binomials(q))
-        choose = last[1]
+        # C(q, k) for the interior's q cells, from those of earlier calls and moves of the game
+        binomials = self._cache.get("binomials")
+        if binomials is None:
+            binomials = self._cache["binomials"] = Binomials()
+
+        def choose(k: int) -> int:
+            return binomials(q, k)
 
         def fill(s: int) -> int:  # ways to place the rest in the interior given s mines in groups
             return 1 << q if left is None else choose(left - s)
