@@ -235,7 +235,7 @@ class Game:
             return None
         from .autoplay import guess
 
-        cache: dict = {}  # the group tables guess() enumerates, read again below for the chance
+        cache = self._groups  # the game's group tables and binomials, which guess() extends
         cell, safe, sure = guess(self.sweeper, self.mines, cache=cache)
         if safe:
             return {"text": f"{cell_name(*safe[0])} is empty in every field that fits the numbers and the total "
