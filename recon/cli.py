@@ -9,6 +9,7 @@ import re
 import shlex
 import signal
 import sys
+import textwrap
 import time
 import traceback
 from collections.abc import Sequence
@@ -65,8 +66,23 @@ exit status:
   2   usage or input error
   3   several solutions
   4   undecided: the time limit was reached before a verdict was proved
-  70  internal error, such as two engines that disagree (a bug: please report it)
+  70  internal error, such as engines that disagree: a bug, please report it
 """
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Prose wrapped to the terminal, paragraph by paragraph; a block whose later lines are
+    indented (the exit status table) kept as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out = []
+        for block in text.strip("\n").split("\n\n"):
+            lines = block.splitlines()
+            if any(line[:1].isspace() for line in lines[1:]):
+                out.append("\n".join(indent + line for line in lines))
+            else:
+                out.append(textwrap.fill(" ".join(block.split()), width, initial_indent=indent, subsequent_indent=indent))
+        return "\n\n".join(out) + "\n"
 
 
 class UsageError(Exception):
@@ -120,7 +136,7 @@ def _command(commands, name: str, help: str, description: str, file_help: str, c
         help=help,
         description=description,
         epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help=file_help)
     _max_cells_option(parser)
@@ -163,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="recon",
         description="Reconstruct hidden mine fields from their 3x3 mine counts (the cell included).",
         epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"recon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -275,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
         "and print its status. The first line is a comment with the seed that reproduces it. With --classic, "
         "a classic Minesweeper board instead: the board after a safe first click.",
         epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     g.add_argument("rows", metavar="ROWS", type=_whole("ROWS", 1), help="number of rows, >= 1")
     g.add_argument("cols", metavar="COLS", type=_whole("COLS", 1), help="number of columns, >= 1")
@@ -316,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
         "to survive this guess and the next; and that with early guesses looked two moves ahead, unavoidable "
         "50/50s taken at once and small endgames searched exhaustively, the default).",
         epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     a.add_argument("--games", metavar="N", type=_whole("N", 1), default=100, help="games to play (default: 100)")
     a.add_argument("--rows", metavar="R", type=_whole("R", 1), default=16, help="rows (default: 16)")
@@ -341,7 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
         "appending one CSV row per trial to --out as it finishes (rerun the same command to resume), then print "
         "per size and density the fraction unique / multiple / none with a 95 % interval and the median time.",
         epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     w.add_argument("--sizes", metavar="RxC,...", help="sizes, e.g. 5x5,6x6,8x8")
     w.add_argument("--rows", metavar="A..B", help="rows from A to B (with --cols: every pair; alone: squares)")
@@ -371,14 +387,15 @@ def build_parser() -> argparse.ArgumentParser:
         "for you and only the guesses are left. On quitting, the last board played goes to stdout as a Tatham "
         "Mines game ID: recon play FILE replays it from its first click, and his Mines plays it.",
         epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     y.add_argument("file", metavar="BOARD|MAP", nargs="?",
                    help="an endoh1 map, a Tatham Mines game ID or a field to play (default: a new game)")
-    y.add_argument("--rows", metavar="R", type=_whole("R", 1), default=16)
-    y.add_argument("--cols", metavar="C", type=_whole("C", 1), default=30)
-    y.add_argument("--mines", metavar="N", type=_whole("N", 0), default=99)
-    y.add_argument("--seed", metavar="S", type=_whole("S", 0))
+    y.add_argument("--rows", metavar="R", type=_whole("R", 1), default=16, help="rows of a new game (default: 16)")
+    y.add_argument("--cols", metavar="C", type=_whole("C", 1), default=30, help="columns of a new game (default: 30)")
+    y.add_argument("--mines", metavar="N", type=_whole("N", 0), default=99, help="mines of a new game (default: 99)")
+    y.add_argument("--seed", metavar="S", type=_whole("S", 0),
+                   help="draw the fields from seed S (default: a fresh one); n plays seed S + 1")
     y.add_argument("--no-guess", action="store_true", help="a board the rules finish from the first click")
     y.add_argument("--auto", action="store_true", help="endoh1's semi-automatic mode: the deductions are played for you")
     _max_cells_option(y)
@@ -390,7 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
         "grade with them, and say how long it took. numba keeps the machine code on disk; until it holds "
         "the kernels, puzzles under 1000 cells are made in Python (faster than a first compile there).",
         epilog=EXIT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     return parser
 

@@ -162,11 +162,18 @@ def test_help_lists_exit_codes(capsys):
 
 @pytest.mark.parametrize("command", ["solve", "explain", "count", "render", "convert", "generate", "autoplay", "play",
                                      "sweep", "warmup"])
-def test_every_help_reads_as_written(command, capsys):
-    """argparse formats help strings with %, descriptions not: a doubled %% shows in one of them."""
+def test_every_help_reads_as_written(command, capsys, monkeypatch):
+    """argparse formats help strings with %, descriptions not: a doubled %% shows in one of them.
+    The prose is wrapped to the terminal (80 columns here) and the exit status table kept as
+    written, one code a line."""
+    monkeypatch.setenv("COLUMNS", "80")
     code, _, _ = run(command, "--help")
     text = capsys.readouterr().out
     assert code == 0 and "%%" not in text and "exit status" in text
+    long = [line for line in text.splitlines() if len(line) > 80 and not line.lstrip().startswith("[")]
+    assert not long, long  # (a usage line may list one option's choices whole)
+    table = text[text.index("exit status:"):].splitlines()[1:]
+    assert [line.split()[0] for line in table] == ["0", "1", "2", "3", "4", "70"]
 
 
 def test_generate_is_reproducible_and_writes_the_planted_field(tmp_path):
