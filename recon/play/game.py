@@ -137,7 +137,8 @@ class Game:
         todo = [x for x in around if not self.flags[x]]
         if not todo or flagged != self.number(r, c):
             return
-        if any(self.probability(rr, cc, ODDS_SECONDS) != 0 for rr, cc in todo):
+        p = self.probabilities(ODDS_SECONDS)  # the board before the chord, asked once
+        if p is None or any(p[rr][cc] != 0 for rr, cc in todo):
             self.guesses += 1
         mine = next((x for x in todo if self.field[x]), None)
         if mine is not None:
@@ -235,20 +236,16 @@ class Game:
             return None
         from .autoplay import guess
 
-        cache = self._groups  # the game's group tables and binomials, which guess() extends
-        cell, safe, sure = guess(self.sweeper, self.mines, cache=cache)
+        cell, safe, sure = guess(self.sweeper, self.mines, cache=self._groups)  # the game's group tables
         if safe:
             return {"text": f"{cell_name(*safe[0])} is empty in every field that fits the numbers and the total "
                             "(an exact count; no single rule shows it)", "cells": [tuple(safe[0])], "guess": False}
         if sure:
             return {"text": f"{cell_name(*sure[0])} is a mine in every field that fits the numbers and the total "
                             "(an exact count)", "cells": [tuple(sure[0])], "guess": False}
-        try:
-            odds = Board.from_cells(self.sweeper.board_cells(), self.mines, cache=cache).odds()
-            x = cell[0] * self.cols + cell[1]
-            chance = f", safe with chance {1 - odds.mine_weight[x] / odds.weight:.0%}"
-        except TooMany:
-            chance = ""
+        _, odds = self._fast_odds()  # the board guess() read, its groups enumerated by now
+        x = cell[0] * self.cols + cell[1]
+        chance = "" if odds is None else f", safe with chance {1 - odds.mine_weight[x] / odds.weight:.0%}"
         return {"text": f"no deduction applies: the best guess is {cell_name(*cell)}{chance}", "cells": [tuple(cell)],
                 "guess": True}
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import OPEN, status
+from ..model import OPEN, status, window_cells
 from .trim import Contradiction, Trimmer
 
 #: The total joins the rules once at most this many cells are left covered.
@@ -73,12 +73,10 @@ class Sweeper:
             self._tell(int(x))
 
     def _window(self, x: int) -> list[int]:
-        """Cell x's window (model.window_cells, as flat indices), made afresh: kept for every cell
-        of a 1000x1000 board they took hundreds of megabytes."""
-        cols = self.cols
-        r, c = divmod(x, cols)
-        c0, c1 = max(c - 1, 0), min(c + 2, cols)
-        return [y for rr in range(max(r - 1, 0), min(r + 2, self.rows)) for y in range(rr * cols + c0, rr * cols + c1)]
+        """Cell x's window as flat indices (made when asked: kept for every cell of a 1000x1000
+        board, they took hundreds of megabytes)."""
+        r, c = divmod(x, self.cols)
+        return [rr * self.cols + cc for rr, cc in window_cells((self.rows, self.cols), r, c)]
 
     def _tell(self, x: int) -> None:
         """Cell x is open: its number becomes an equation on its covered neighbours (a mask over
