@@ -59,15 +59,26 @@ EXIT_CODES = {
     Verdict.UNDECIDED: EXIT_UNDECIDED,
 }
 
-EXIT_HELP = """\
-exit status:
-  0   exactly one solution (proved)
-  1   no solution (proved)
-  2   usage or input error
-  3   several solutions
-  4   undecided: the time limit was reached before a verdict was proved
-  70  internal error, such as engines that disagree: a bug, please report it
-"""
+#: What each exit status means. A command's help lists the statuses it can give (exit_help);
+#: a command that makes something (generate, autoplay) says 4 when nothing was made.
+EXIT_MEANINGS = {
+    EXIT_UNIQUE: "exactly one solution (proved)",
+    EXIT_NONE: "no solution (proved)",
+    EXIT_USAGE: "usage or input error",
+    EXIT_MULTIPLE: "several solutions",
+    EXIT_UNDECIDED: "undecided: the time limit was reached before a verdict was proved",
+    EXIT_INTERNAL: "internal error: a bug, please report it",
+    130: "interrupted (Ctrl-C)",
+    143: "stopped by SIGTERM; a temporary output file is removed",
+}
+VERDICT_EXITS = {**{code: EXIT_MEANINGS[code] for code in (EXIT_UNIQUE, EXIT_NONE, EXIT_MULTIPLE, EXIT_UNDECIDED)},
+                 EXIT_INTERNAL: "internal error, such as engines that disagree: a bug, please report it"}
+
+
+def exit_help(own: dict[int, str]) -> str:
+    """The exit status table of a command: its own statuses, then those every command can give."""
+    table = {**own, **{code: EXIT_MEANINGS[code] for code in (EXIT_USAGE, EXIT_INTERNAL, 130, 143) if code not in own}}
+    return "exit status:\n" + "".join(f"  {code:<4}{table[code]}\n" for code in sorted(table))
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -129,13 +140,14 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _command(commands, name: str, help: str, description: str, file_help: str, classic: bool = False) -> argparse.ArgumentParser:
-    """Add a subcommand that reads FILE, with the exit codes in its help."""
+def _command(commands, name: str, help: str, description: str, file_help: str, classic: bool = False,
+             exits: dict[int, str] = VERDICT_EXITS) -> argparse.ArgumentParser:
+    """Add a subcommand that reads FILE, with its exit statuses in its help."""
     parser = commands.add_parser(
         name,
         help=help,
         description=description,
-        epilog=EXIT_HELP,
+        epilog=exit_help(exits),
         formatter_class=HelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help=file_help)
@@ -178,7 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recon",
         description="Reconstruct hidden mine fields from their 3x3 mine counts (the cell included).",
-        epilog=EXIT_HELP,
+        epilog=exit_help({
+            **VERDICT_EXITS,
+            EXIT_UNIQUE: "done; solve, explain, count and render: exactly one solution (proved)",
+            EXIT_UNDECIDED: "undecided: a limit was reached first (generate, autoplay: nothing made)",
+        }),
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"recon {__version__}")
@@ -247,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--probabilities adds, per cell, the fraction of those fields with a mine there.",
         STATUS_FILE,
         classic=True,
+        exits={**VERDICT_EXITS, EXIT_UNDECIDED: "a limit was reached first: the count printed is a lower bound"},
     )
     c.add_argument("--probabilities", action="store_true", help="print each cell's mine probability")
     c.add_argument("--json", action="store_true", help="print one JSON object (exact fractions)")
@@ -265,6 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
         "in red. With --field, FILE is a field to draw with its counts.",
         "status file (or field file with --field), or - for standard input",
         classic=True,
+        exits={**VERDICT_EXITS, EXIT_UNIQUE: "written (solved: exactly one solution, proved)",
+               EXIT_NONE: "written; no solution (proved)", EXIT_MULTIPLE: "written; several solutions",
+               EXIT_UNDECIDED: "written; undecided: the time limit was reached first"},
     )
     r.add_argument("--out", metavar="PICTURE", required=True, help="the picture to write: .png, .svg or .pdf")
     r.add_argument("--puzzle-only", action="store_true", help="draw the bare puzzle, its clues only, without solving it")
@@ -279,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
         "status (recon's text), mosaic (Simon Tatham's Mosaic game ID WxH:desc), hakank (N, then rows; "
         "square grids only) or legup (LEGUP Fillapix XML).",
         STATUS_FILE,
+        exits={EXIT_UNIQUE: "written"},
     )
     v.add_argument("--format", choices=[*FORMATS, "field"], required=True,
                    help="the format to write (field: the mines of an endoh1 map or a Mines game ID, x and _)")
@@ -290,7 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Draw a ROWS x COLS field in which every cell is a mine with probability P percent, "
         "and print its status. The first line is a comment with the seed that reproduces it. With --classic, "
         "a classic Minesweeper board instead: the board after a safe first click.",
-        epilog=EXIT_HELP,
+        epilog=exit_help({EXIT_UNIQUE: "written: a field, a puzzle or a board, certified as asked",
+                           EXIT_UNDECIDED: "nothing made: the time limit was reached, or no field gave one"}),
         formatter_class=HelpFormatter,
     )
     g.add_argument("rows", metavar="ROWS", type=_whole("ROWS", 1), help="number of rows, >= 1")
@@ -331,7 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
         "stall, guesses by exact probabilities with the total (--strategy: the safest cell; the cell likeliest "
         "to survive this guess and the next; and that with early guesses looked two moves ahead, unavoidable "
         "50/50s taken at once and small endgames searched exhaustively, the default).",
-        epilog=EXIT_HELP,
+        epilog=exit_help({EXIT_UNIQUE: "every game played and reported",
+                           EXIT_UNDECIDED: "no board was found for a game: no report",
+                           EXIT_INTERNAL: "internal error, such as a no-guess board lost: a bug, please report it"}),
         formatter_class=HelpFormatter,
     )
     a.add_argument("--games", metavar="N", type=_whole("N", 1), default=100, help="games to play (default: 100)")
@@ -356,7 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every trial of sizes x densities x hidden fractions, TRIALS times each, on every core, "
         "appending one CSV row per trial to --out as it finishes (rerun the same command to resume), then print "
         "per size and density the fraction unique / multiple / none with a 95 % interval and the median time.",
-        epilog=EXIT_HELP,
+        epilog=exit_help({EXIT_UNIQUE: "every trial written and summed up"}),
         formatter_class=HelpFormatter,
     )
     w.add_argument("--sizes", metavar="RxC,...", help="sizes, e.g. 5x5,6x6,8x8")
@@ -386,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
         "mine probabilities, n the next game once one ends; q quits. With --auto, every deduction is played "
         "for you and only the guesses are left. On quitting, the last board played goes to stdout as a Tatham "
         "Mines game ID: recon play FILE replays it from its first click, and his Mines plays it.",
-        epilog=EXIT_HELP,
+        epilog=exit_help({EXIT_UNIQUE: "quit (the last board's game ID, if a game began, on stdout)"}),
         formatter_class=HelpFormatter,
     )
     y.add_argument("file", metavar="BOARD|MAP", nargs="?",
@@ -406,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compile the compiled kernels (the `fast` extra, numba) by making one small puzzle of each "
         "grade with them, and say how long it took. numba keeps the machine code on disk; until it holds "
         "the kernels, puzzles under 1000 cells are made in Python (faster than a first compile there).",
-        epilog=EXIT_HELP,
+        epilog=exit_help({EXIT_UNIQUE: "the kernels are in numba's cache"}),
         formatter_class=HelpFormatter,
     )
     return parser

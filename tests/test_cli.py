@@ -157,7 +157,7 @@ def test_help_lists_exit_codes(capsys):
     code, _, _ = run("solve", "--help")
     assert code == 0
     text = capsys.readouterr().out
-    assert "3   several solutions" in text and "70  internal error" in text
+    assert "3   several solutions" in text and "70  internal error" in text and "143 stopped by SIGTERM" in text
 
 
 @pytest.mark.parametrize("command", ["solve", "explain", "count", "render", "convert", "generate", "autoplay", "play",
@@ -173,7 +173,56 @@ def test_every_help_reads_as_written(command, capsys, monkeypatch):
     long = [line for line in text.splitlines() if len(line) > 80 and not line.lstrip().startswith("[")]
     assert not long, long  # (a usage line may list one option's choices whole)
     table = text[text.index("exit status:"):].splitlines()[1:]
-    assert [line.split()[0] for line in table] == ["0", "1", "2", "3", "4", "70"]
+    codes = [line.split()[0] for line in table]
+    assert codes == sorted(codes, key=int) and {"2", "70", "130", "143"} <= set(codes), table
+
+
+def exit_table(command: str, capsys) -> dict[int, str]:
+    """The exit statuses a command's help lists, with their meanings."""
+    run(command, "--help")
+    text = capsys.readouterr().out
+    lines = text[text.index("exit status:"):].splitlines()[1:]
+    return {int(line.split()[0]): line.split(None, 1)[1] for line in lines}
+
+
+def test_each_command_gives_the_statuses_its_help_lists(tmp_path, capsys):
+    """Run every command into each status it documents (bar 70, 130 and 143, which every command
+    lists: a bug, Ctrl-C, SIGTERM), and check each status given is one its help lists: the
+    tables say what the commands do, not what solve does."""
+    none, wide, bad = tmp_path / "none.txt", tmp_path / "wide.txt", tmp_path / "bad.txt"
+    none.write_text("003\n000\n")
+    rng = np.random.default_rng(1)  # astronomically many solutions: no engine settles it in 0.01 s
+    wide.write_text(format_status(status(rng.random((30, 30)) < 0.5), rng.random((30, 30)) < 0.25))
+    bad.write_text("01x\n")
+    unique, several = str(DATA / "seed-3x3.txt"), str(DATA / "seed-5x5.txt")
+    picture, rows = str(tmp_path / "p.png"), str(tmp_path / "rows.csv")
+    cases = {
+        "solve": [([unique], 0), ([str(none)], 1), ([str(bad)], 2), ([several], 3), ([str(wide), "--time-limit", "0.01"], 4)],
+        "explain": [([unique], 0), ([str(none)], 1), ([str(bad)], 2), ([several], 3), ([str(wide), "--time-limit", "0.01"], 4)],
+        "count": [([unique], 0), ([str(none)], 1), ([str(bad)], 2), ([several], 3), ([str(wide), "--time-limit", "0.01"], 4)],
+        "render": [([unique, "--out", picture], 0), ([str(none), "--out", picture], 1), ([str(bad), "--out", picture], 2),
+                   ([several, "--out", picture], 3), ([str(wide), "--out", picture, "--time-limit", "0.01"], 4),
+                   ([str(bad), "--out", picture, "--puzzle-only"], 2)],
+        "convert": [([unique, "--format", "mosaic"], 0), ([str(bad), "--format", "mosaic"], 2)],
+        "generate": [(["2", "7", "30", "--seed", "1"], 0), (["2", "7", "101"], 2),
+                     (["40", "40", "--classic", "--mines", "320", "--no-guess", "--time-limit", "0.001"], 4)],
+        "autoplay": [(["--games", "2", "--rows", "1", "--cols", "9", "--mines", "2", "--workers", "1"], 0),
+                     (["--games", "1", "--rows", "3", "--cols", "3", "--mines", "9"], 2),
+                     (["--games", "1", "--rows", "5", "--cols", "5", "--mines", "18", "--no-guess", "--first-click", "safe",
+                       "--start", "3,3", "--workers", "1"], 4)],
+        "sweep": [(["--sizes", "2x7", "--trials", "2", "--workers", "1", "--out", rows], 0),
+                  (["--sizes", "2y7", "--out", rows], 2)],
+        "play": [([], 2)],  # no terminal here; a game quit in a pseudo-terminal gives 0 (test_play)
+        "warmup": [],  # 0 and 2: test_options
+    }
+    for command, runs in cases.items():
+        table = exit_table(command, capsys)
+        for argv, expected in runs:
+            code, _, err = run(command, *argv)
+            capsys.readouterr()
+            assert code == expected and code in table, (command, argv, code, err)
+        untried = {"play": {0}, "warmup": {0, 2}}.get(command, set())
+        assert set(table) - {70, 130, 143} == {code for _, code in runs} | untried, (command, table)
 
 
 def test_generate_is_reproducible_and_writes_the_planted_field(tmp_path):
