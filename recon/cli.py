@@ -100,6 +100,29 @@ class UsageError(Exception):
     """A problem with the command line or with a file named on it; exit status 2."""
 
 
+class _ClosedOutput:
+    """Standard output when the caller closed it (`>&-`: Python's sys.stdout is None). A command
+    that writes only to --out still runs; one that writes here says so (exit 2)."""
+
+    def write(self, text: str) -> int:
+        raise UsageError("standard output is closed: there is nowhere to write the output (redirect it, "
+                         "or give --out FILE where the command has it)")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+class _Discard(_ClosedOutput):
+    """Standard error when the caller closed it (`2>&-`): the messages go nowhere, as asked; the
+    exit status still tells."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
 # ----------------------------------------------------------------------------- arguments
 
 
@@ -465,6 +488,8 @@ def read_input(path: str) -> tuple[bytes, str]:
     """Return the bytes of a file (or of stdin for '-') and the name to use in messages. Every
     source is read up to the cap and no further: a device or pipe given as a path too."""
     if path == "-":
+        if sys.stdin is None:  # closed by the caller (`<&-`)
+            raise UsageError("standard input is closed: there is nothing to read for '-'")
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         if len(data) > MAX_INPUT_BYTES:
             raise _too_large("<stdin>", len(data), "more than")
@@ -1439,8 +1464,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     # counts are exact however many digits they have (2^14400 for a 120x120 grid without a clue);
     # Python's limit guards int() of untrusted text, and recon bounds every digit string it reads
     sys.set_int_max_str_digits(0)
-    stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
+    stdout = stdout or sys.stdout or _ClosedOutput()
+    stderr = stderr or sys.stderr or _Discard()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import inspect
 import io
+import os
+import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from conftest import DATA
 from recon import make_problem, random_field, status
 from recon.cli import main
 from recon.counting import count_solutions
@@ -339,3 +342,29 @@ def test_the_first_counting_pass_leaves_time_for_sats_backbone(monkeypatch):
     puzzle = generate_puzzle(40, 40, 50, np.random.default_rng(2), difficulty="search", target=400)
     counted = count_solutions(make_problem(puzzle.clues, puzzle.known), time_limit=8)
     assert counted.exact and counted.count == 1 and "SAT proved" in counted.method
+
+
+@pytest.mark.parametrize("closed, argv, code, out_lines, words", [
+    (1, ["solve", "seed-3x3.txt"], 2, 0, "standard output is closed"),
+    (1, ["autoplay", "--games", "1", "--rows", "1", "--cols", "9", "--mines", "1", "--workers", "1"], 2, 0,
+     "standard output is closed"),
+    (2, ["solve", "seed-3x3.txt"], 0, 3, None),  # messages dropped, as asked; the exit status still tells
+    (2, ["solve", "seed-5x5.txt"], 3, 11, None),
+    (2, ["solve", "missing.txt"], 2, 0, None),
+    (0, ["solve", "-"], 2, 0, "standard input is closed"),
+])
+def test_a_closed_standard_stream_gets_a_message_not_an_internal_error(tmp_path, closed, argv, code, out_lines, words):
+    """`recon ... >&-` (or 2>&-, <&-) leaves Python a None stream: each was an internal error (exit 70),
+    or, with stderr closed, exit 1 from a traceback that could not be printed."""
+    done = subprocess.run([sys.executable, "-m", "recon", *argv], cwd=DATA, capture_output=True, text=True,
+                          preexec_fn=lambda: os.close(closed), timeout=120)
+    assert done.returncode == code, done.stderr
+    assert len(done.stdout.splitlines()) == out_lines, done.stdout
+    assert words is None or words in done.stderr, done.stderr
+
+
+def test_with_standard_output_closed_out_still_writes(tmp_path):
+    out = tmp_path / "fields.txt"
+    done = subprocess.run([sys.executable, "-m", "recon", "solve", str(DATA / "seed-5x5.txt"), "--out", str(out)],
+                          capture_output=True, text=True, preexec_fn=lambda: os.close(1), timeout=120)
+    assert done.returncode == 3 and len(_fields(out.read_text())) == 2, done.stderr
