@@ -42,6 +42,8 @@ EXTRA_HINTS = {
     "elimination": ("numba", "fast,sat", "25x at 20x20, 40x at 30x30"),
     "search": ("python-sat", "sat", "10x at 20x20, 26x at 30x30"),
 }
+#: The most processes --workers starts (more than a machine has cores only crowd it).
+MAX_WORKERS = 1024
 #: Seconds between two progress lines of recon generate.
 PROGRESS_SECONDS = 1.0
 
@@ -393,7 +395,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how to guess: safest cell, one move of look-ahead, or that plus two moves early, "
                    "50/50s first and exhaustive endgames (default: full)")
     a.add_argument("--seed", metavar="S", type=_whole("S", 0), default=0, help="the run's seed (default: 0)")
-    a.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
+    a.add_argument("--workers", metavar="K", type=_whole("K", 1, MAX_WORKERS),
+                   help=f"processes, at most {MAX_WORKERS:,} (default: every core)")
     a.add_argument("--json", action="store_true", help="print one JSON object")
     _max_cells_option(a)
 
@@ -418,7 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--engine", choices=ENGINE_CHOICES, default="auto")
     w.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="per trial: past it the verdict is undecided")
     w.add_argument("--out", metavar="FILE", required=True, help="the CSV (appended to; a rerun resumes)")
-    w.add_argument("--workers", metavar="K", type=_whole("K", 1), help="processes (default: every core)")
+    w.add_argument("--workers", metavar="K", type=_whole("K", 1, MAX_WORKERS),
+                   help=f"processes, at most {MAX_WORKERS:,} (default: every core)")
     w.add_argument("--plot", metavar="PICTURE", help="also draw the ambiguity rate and the time against size (.png, .svg, .pdf)")
     w.add_argument("--parquet", metavar="FILE", help="also write every row of --out as Parquet (needs pyarrow)")
     w.add_argument("--dask", metavar="ADDRESS", help="run the trials on this Dask scheduler (tcp://host:port; needs recon[dask])")

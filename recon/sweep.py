@@ -208,7 +208,7 @@ def _run(sweep: Sweep, out: str, todo: list, workers: int | None, progress, clie
             f.write(buffer.getvalue())  # one write per row, flushed: never half a line left by a finished trial
             f.flush()
 
-        workers = workers or os.cpu_count() or 1
+        workers = min(workers or os.cpu_count() or 1, max(len(todo), 1))  # no idle processes
         started = time.perf_counter()
         if client is not None:
             from distributed import as_completed

@@ -143,6 +143,8 @@ def test_missing_file(tmp_path):
         (["solve", "f", "--max-solutions", "0"], "K must be a whole number >= 1"),
         (["solve", "f", "--time-limit", "-2"], "SECONDS must be a positive number"),
         (["solve", "f", "--engine", "fast"], "invalid choice: 'fast'"),
+        (["autoplay", "--workers", "1025"], "K must be a whole number from 1 to 1024, got '1025'"),
+        (["sweep", "--sizes", "3x3", "--out", "r.csv", "--workers", "5000"], "K must be a whole number from 1 to 1024"),
         ([], "usage: recon"),
     ],
 )

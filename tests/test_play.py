@@ -455,6 +455,8 @@ def test_autoplay_plays_and_reports(tmp_path):
     # the same seed, the same games, whatever the number of workers
     again = play_games(30, 9, 9, 10, seed=0, workers=2)
     assert again["wins"] == data["wins"]
+    few = play_games(5, 9, 9, 10, seed=0, workers=64, each=True)  # more workers than games: as many as games
+    assert few["won_each"] == play_games(5, 9, 9, 10, seed=0, workers=1, each=True)["won_each"]
     code, out, _ = run("autoplay", "--games", "12", "--rows", "8", "--cols", "8", "--mines", "10", "--no-guess", "--workers", "1", "--json")
     assert code == 0 and json.loads(out)["wins"] == 12  # a no-guess board is won every time
     for argv, words in [(["--start", "10,1", "--rows", "9", "--cols", "9", "--mines", "10"], "outside"),

@@ -407,7 +407,7 @@ def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int
     jobs = [(rows, cols, mines, start, first_click, no_guess, game_seed, strategy)
             for game_seed in game_seeds(games, seed)]
     begin = time.perf_counter()
-    workers = workers or os.cpu_count() or 1
+    workers = min(workers or os.cpu_count() or 1, games)  # a process more than the games would idle
     results: list[Game] = []
     if workers == 1 or games < 4:
         for job in jobs:
