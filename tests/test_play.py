@@ -457,6 +457,19 @@ def test_autoplay_plays_and_reports(tmp_path):
     assert again["wins"] == data["wins"]
     few = play_games(5, 9, 9, 10, seed=0, workers=64, each=True)  # more workers than games: as many as games
     assert few["won_each"] == play_games(5, 9, 9, 10, seed=0, workers=1, each=True)["won_each"]
+
+
+def test_a_long_run_derives_its_seeds_and_feeds_its_pool_a_block_at_a_time(monkeypatch):
+    """The seeds are SeedSequence.spawn's children, made one at a time; games handed to the pool in
+    blocks (here of four) are the same games, won the same way, in the same order."""
+    from recon.play import autoplay
+
+    assert list(autoplay.game_seeds(300, 7)) == [c.generate_state(2).tolist() for c in np.random.SeedSequence(7).spawn(300)]
+    one = play_games(40, 6, 7, 8, seed=3, workers=1, each=True)
+    monkeypatch.setattr(autoplay, "BLOCK_CHUNKS", 1)
+    blocks = play_games(40, 6, 7, 8, seed=3, workers=2, each=True)
+    assert blocks["won_each"] == one["won_each"] and blocks["guesses_per_game"] == one["guesses_per_game"]
+    assert 0 < sum(one["won_each"]) < 40  # a run that tells wins from losses
     code, out, _ = run("autoplay", "--games", "12", "--rows", "8", "--cols", "8", "--mines", "10", "--no-guess", "--workers", "1", "--json")
     assert code == 0 and json.loads(out)["wins"] == 12  # a no-guess board is won every time
     for argv, words in [(["--start", "10,1", "--rows", "9", "--cols", "9", "--mines", "10"], "outside"),

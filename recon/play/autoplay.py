@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, replace
+from itertools import islice
 
 import numpy as np
 
@@ -91,6 +92,8 @@ WIDTH_TWO = 4
 ENDGAME_FIELDS = 1000
 #: ... unless the search would meet more sets of fields than this.
 ENDGAME_BUDGET = 100_000
+#: A pool is handed this many chunks per worker at a time.
+BLOCK_CHUNKS = 64
 
 
 def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | None = None
@@ -385,9 +388,12 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def game_seeds(games: int, seed: int) -> list[list[int]]:
-    """Each game's seed, derived from the run's seed and the game's number."""
-    return [child.generate_state(2).tolist() for child in np.random.SeedSequence(seed).spawn(games)]
+def game_seeds(games: int, seed: int):
+    """Each game's seed, derived from the run's seed and the game's number, one at a time (the
+    children `SeedSequence(seed).spawn(games)` gives, without holding them all: a run of 10^8
+    games held 10^8 of them)."""
+    for i in range(games):
+        yield np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(2).tolist()
 
 
 def game_fields(games: int, rows: int, cols: int, mines: int, *, start: tuple[int, int], first_click: str = "zero",
@@ -404,33 +410,40 @@ def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int
     """Play `games` games; a summary: games, wins, win_rate, ci95, guesses_per_game, seconds,
     games_per_second, and with `each` the list `won_each` (game by game, in order)."""
     start = start if start is not None else (rows // 2, cols // 2)
-    jobs = [(rows, cols, mines, start, first_click, no_guess, game_seed, strategy)
-            for game_seed in game_seeds(games, seed)]
+    jobs = ((rows, cols, mines, start, first_click, no_guess, game_seed, strategy) for game_seed in game_seeds(games, seed))
     begin = time.perf_counter()
     workers = min(workers or os.cpu_count() or 1, games)  # a process more than the games would idle
-    results: list[Game] = []
+    played = wins = guesses = 0
+    won_each: list[bool] = []
+
+    def tally(game: Game) -> None:
+        nonlocal played, wins, guesses
+        played, wins, guesses = played + 1, wins + game.won, guesses + game.guesses
+        if each:
+            won_each.append(game.won)
+        if progress:
+            progress(played, wins)
+
     if workers == 1 or games < 4:
         for job in jobs:
-            results.append(_play(job))
-            if progress:
-                progress(len(results), sum(g.won for g in results))
+            tally(_play(job))
     else:
         import multiprocessing
 
         # Leaving a multiprocessing pool terminates its workers; an executor's pool would first
         # play every game still queued, so a SIGTERM or Ctrl-C waited for the whole run
         with multiprocessing.get_context().Pool(workers, initializer=_worker_signals) as pool:
-            for game in pool.imap(_play, jobs, chunksize=max(1, min(64, games // (8 * workers)))):
-                results.append(game)
-                if progress:
-                    progress(len(results), sum(g.won for g in results))
+            chunk = max(1, min(64, games // (8 * workers)))
+            # the pool queues all it is given at once: a block at a time keeps a long run's memory flat
+            while block := list(islice(jobs, BLOCK_CHUNKS * chunk * workers)):
+                for game in pool.imap(_play, block, chunksize=chunk):
+                    tally(game)
     seconds = time.perf_counter() - begin
-    wins = sum(g.won for g in results)
     low, high = wilson(wins, games)
     return {
         "games": games, "wins": wins, "win_rate": wins / games if games else 0.0, "ci95": [low, high],
-        "guesses_per_game": sum(g.guesses for g in results) / games if games else 0.0,
+        "guesses_per_game": guesses / games if games else 0.0,
         "seconds": seconds, "games_per_second": games / seconds if seconds else 0.0,
         "rows": rows, "cols": cols, "mines": mines, "start": [start[0] + 1, start[1] + 1],
         "first_click": first_click, "no_guess": no_guess, "seed": seed, "strategy": strategy,
-    } | ({"won_each": [g.won for g in results]} if each else {})
+    } | ({"won_each": won_each} if each else {})
