@@ -6,6 +6,7 @@ built outside this repository from his sources, that takes `WxHnM SEED` and prin
 third field is the seconds his new_desc took (a fetched program's build stays out of the repo).
 
     python bench/bench_no_guess.py --seeds 5 --fresh --tatham PATH
+    python bench/bench_no_guess.py --seeds 3 --large
 
 Each row: median and worst over seeds, with the perturbations and runs the median seed needed.
 """
@@ -24,6 +25,8 @@ import numpy as np
 from recon.generation.classic import no_guess_field
 
 SIZES = [(16, 30, 99), (50, 50, 1000), (100, 100, 3000)]
+#: Beyond the targets (--large): how the time grows.
+LARGE = [(200, 200, 12000), (1000, 1000, 160000)]
 
 
 def main() -> None:
@@ -31,11 +34,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--fresh", action="store_true", help="also time a fresh `recon generate` process per seed")
     parser.add_argument("--tatham", metavar="PATH", help="Tatham's generator, built outside the repo (see above)")
+    parser.add_argument("--large", action="store_true", help="only the large boards: 200x200 at 30 %%, 1000x1000 at 16 %%")
     args = parser.parse_args()
     print("| board | mines | in process: median | worst | perturbations (median seed) | fresh process: median "
           "| Tatham: median | Tatham / recon (in process) |")
     print("|---|---|---|---|---|---|---|---|")
-    for rows, cols, mines in SIZES:
+    for rows, cols, mines in LARGE if args.large else SIZES:
         times, stats = [], []
         for seed in range(args.seeds):
             start = time.perf_counter()

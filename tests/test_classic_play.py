@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from recon.counting import count_solutions
-from recon.generation.classic import NoBoard, check_request, draw_field, no_guess_field, play
+from recon.generation.classic import NoBoard, check_request, draw_field, no_guess_field, perturb, play
 from recon.io.classic import board_problem, format_endoh1, format_mines_id, parse_board, parse_endoh1, parse_mines_id
 from recon.rules.sweeper import Sweeper, numbers_of
 from test_classic import neighbours, run
@@ -48,6 +48,39 @@ def test_no_guess_boards_are_won_without_a_guess(rows, cols, mines):
         assert exact_player_wins(field, first)
         again, _ = no_guess_field(rows, cols, mines, np.random.default_rng(seed), first)
         assert (again == field).all()  # the same seed, the same board
+
+
+@pytest.mark.parametrize("rows, cols, mines, last_resort", [
+    (6, 6, 12, True), (2, 12, 7, True), (12, 2, 7, True), (3, 10, 12, True), (1, 14, 6, False), (14, 1, 6, False)])
+def test_a_perturbation_keeps_the_mines_and_what_the_player_opened(rows, cols, mines, last_resort):
+    """Wherever the player is stuck, a perturbation keeps the number of mines, leaves every opened
+    cell empty, changes only cells the player has not opened, and unflags a found mine it takes
+    (Tatham's last resort at the end of a board, when no covered cell is left to take one from).
+    Dense small boards reach that last resort (strips of one cell, in these 60 seeds, do not)."""
+    last_resorts = 0
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        first = (rows // 2, cols // 2)
+        field = draw_field(rows, cols, mines, rng, first)
+        sweeper = Sweeper(field, mines)
+        sweeper.open(*first)
+        sweeper.advance()
+        for _ in range(50):
+            if sweeper.won:
+                break
+            before, opened, flagged = field.copy(), sweeper.opened.copy(), sweeper.flagged.copy()
+            stuck_at_a_number = sweeper.frontier().any()  # else the other case: a walled-in pocket
+            if not perturb(sweeper, rng):
+                break
+            assert int(field.sum()) == mines and not field[opened].any()
+            changed = field != before
+            assert changed.any() and not (changed & opened).any()
+            lost = flagged & ~field
+            assert not sweeper.flagged[lost].any()
+            last_resorts += bool(stuck_at_a_number and lost.any())
+            sweeper.rebuild()
+            sweeper.advance()
+    assert last_resorts > 0 or not last_resort
 
 
 def test_a_first_click_that_is_only_safe():

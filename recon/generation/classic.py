@@ -4,7 +4,8 @@ A no-guess board is one the player of `recon.rules.sweeper` finishes from the fi
 a guess. Made as Simon Tatham's Mines makes them: the player plays the drawn field; when it is
 stuck, a perturber moves mines so that a deduction becomes possible (it clears, or fills, the
 covered cells around one number on the frontier, moving mines to or from covered cells that no
-opened number sees, so that only that number's neighbours change), and play goes on. A run that
+opened number sees, so that only that number's neighbours change; as a last resort, as at the end
+of a board, it fills them with mines the player has already found), and play goes on. A run that
 needed a perturbation proves nothing about the final field, so play starts again from the first
 click, until one run finishes with none: that run is the certificate.
 """
@@ -124,7 +125,17 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
             field.flat[rng.choice(np.flatnonzero(spare), size=size - held, replace=False)] = False
             field[spot] = True
         else:
-            return False
+            # Tatham's last resort, as at the end of a board (a last 50/50 with no covered cell
+            # beside it): fill the spot with mines the player has found, who must find them again
+            found = np.flatnonzero(sweeper.flagged & ~spot)
+            need = size - held - int(spare.sum())
+            if len(found) < need:
+                return False
+            taken = rng.choice(found, size=need, replace=False)
+            field[spare] = False
+            field.flat[taken] = False
+            sweeper.flagged.flat[taken] = False
+            field[spot] = True
         return True
     if not undecided.any():
         return False

@@ -59,8 +59,8 @@ class Sweeper:
         covered cells: the numbers shown are read again)."""
         self.numbers = numbers_of(self.field).ravel().tolist()
         cols = self.cols
-        opened, flagged = self.opened.ravel(), self.flagged.ravel()
-        covered = [x for x in range(self.rows * cols) if not opened[x] and not flagged[x]]
+        flagged = self.flagged.ravel()
+        covered = np.flatnonzero(~(self.opened.ravel() | flagged)).tolist()
         self._trimmer = Trimmer.on_cells((self.rows, cols), covered, [], proof=False)
         self._trimmer._names.append("a number")  # label 0, every equation's (read only for the proof)
         value = self._trimmer._value
