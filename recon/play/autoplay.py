@@ -389,9 +389,8 @@ def _worker_signals() -> None:
 
 
 def game_seeds(games: int, seed: int):
-    """Each game's seed, derived from the run's seed and the game's number, one at a time (the
-    children `SeedSequence(seed).spawn(games)` gives, without holding them all: a run of 10^8
-    games held 10^8 of them)."""
+    """Each game's seed, derived from the run's seed and the game's number: the children
+    `SeedSequence(seed).spawn(games)` gives, made one at a time, so that a long run holds none."""
     for i in range(games):
         yield np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(2).tolist()
 
