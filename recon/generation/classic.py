@@ -30,8 +30,9 @@ class NoBoard(ValueError):
     """No board of the kind asked for can be finished without a guess (every field was tried)."""
 
 
-#: A run that needs more perturbations than the one before it, this many times in a row, makes
-#: the generator draw a new field (Tatham gives up on a field whose runs stop getting shorter).
+#: A field whose runs fail this many times to need fewer perturbations than every run before is
+#: dropped for a new one (Tatham drops a field at the first run that is not shorter; a board too
+#: dense to finish has runs that go up and down for ever).
 PATIENCE = 4
 
 
@@ -87,15 +88,19 @@ def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.G
     sweeper = Sweeper(field, mines)
     sweeper.open(*first)
     sweeper.advance()
-    perturbed = 0
+    perturbed = stalled = 0
+    opened = int(sweeper.opened.sum())
     while not sweeper.won and rng is not None:
         if deadline is not None and time.perf_counter() > deadline:
             raise GenerationTimeout("the time limit was reached while making a no-guess board")
-        if not perturb(sweeper, rng):
+        # as Tatham's: a run whose perturbations stop opening cells gives up (the last resort
+        # could otherwise trade mines back and forth for ever on a board too dense to finish)
+        if stalled > max(field.shape) or not perturb(sweeper, rng):
             break
         perturbed += 1
         sweeper.rebuild()
         sweeper.advance()
+        stalled, opened = (stalled + 1, opened) if sweeper.opened.sum() <= opened else (0, int(sweeper.opened.sum()))
     return sweeper, perturbed
 
 
@@ -177,7 +182,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
     for _ in range(1000):
         field = draw_field(rows, cols, mines, rng, first, zero)
         stats["fields"] += 1
-        before, worse = None, 0
+        best, worse = None, 0
         while True:
             sweeper, perturbed = play(field, mines, first, rng, deadline)
             stats["runs"] += 1
@@ -186,8 +191,8 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
                 break  # the perturber found no move: a new field
             if perturbed == 0:
                 return field, stats
-            worse = worse + 1 if before is not None and perturbed >= before else 0
+            worse += best is not None and perturbed >= best
             if worse >= PATIENCE:
                 break
-            before = perturbed
+            best = perturbed if best is None else min(best, perturbed)
     raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} was found")
