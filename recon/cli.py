@@ -102,26 +102,48 @@ class UsageError(Exception):
     """A problem with the command line or with a file named on it; exit status 2."""
 
 
-class _ClosedOutput:
-    """Standard output when the caller closed it (`>&-`: Python's sys.stdout is None). A command
-    that writes only to --out still runs; one that writes here says so (exit 2)."""
+class _Stdout:
+    """Standard output for the commands. Closed by the caller (`>&-`: sys.stdout is None) or
+    refusing a write (a full disk), it is the caller's to hear of: a usage error (exit 2), not a
+    bug. A reader that went away (a broken pipe) ends the command quietly, as before."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def _do(self, act):
+        if self.stream is None:
+            raise UsageError("standard output is closed: there is nowhere to write the output (redirect it, "
+                             "or give --out FILE where the command has it)")
+        try:
+            return act(self.stream)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise UsageError(f"cannot write standard output: {err.strerror or err}") from None
 
     def write(self, text: str) -> int:
-        raise UsageError("standard output is closed: there is nowhere to write the output (redirect it, "
-                         "or give --out FILE where the command has it)")
+        return self._do(lambda stream: stream.write(text))
 
     def flush(self) -> None:
-        pass
+        if self.stream is not None:  # nothing was written to a closed one
+            self._do(lambda stream: stream.flush())
 
     def isatty(self) -> bool:
-        return False
+        return self.stream is not None and self.stream.isatty()
 
 
-class _Discard(_ClosedOutput):
-    """Standard error when the caller closed it (`2>&-`): the messages go nowhere, as asked; the
-    exit status still tells."""
+class _Stderr(_Stdout):
+    """Standard error for the commands. Closed or refusing a write (`2>&-`, `2>/dev/full`), it
+    drops the messages, as the caller arranged; the exit status still tells."""
+
+    def _do(self, act):
+        try:
+            return None if self.stream is None else act(self.stream)
+        except OSError:
+            return None
 
     def write(self, text: str) -> int:
+        self._do(lambda stream: stream.write(text))
         return len(text)
 
 
@@ -1468,8 +1490,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     # counts are exact however many digits they have (2^14400 for a 120x120 grid without a clue);
     # Python's limit guards int() of untrusted text, and recon bounds every digit string it reads
     sys.set_int_max_str_digits(0)
-    stdout = stdout or sys.stdout or _ClosedOutput()
-    stderr = stderr or sys.stderr or _Discard()
+    stdout = _Stdout(sys.stdout if stdout is None else stdout)
+    stderr = _Stderr(sys.stderr if stderr is None else stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -1494,7 +1516,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     previous = _on_sigterm(_terminate)
     try:
         _check_outputs(args)
-        return command(args, stdout, stderr)
+        code = command(args, stdout, stderr)
+        stdout.flush()  # a full disk is heard of here, not as Python exits
+        return code
     except Terminated:
         stderr.write("recon: terminated\n")
         return 128 + signal.SIGTERM

@@ -353,7 +353,7 @@ def test_the_first_counting_pass_leaves_time_for_sats_backbone(monkeypatch):
     (2, ["solve", "missing.txt"], 2, 0, None),
     (0, ["solve", "-"], 2, 0, "standard input is closed"),
 ])
-def test_a_closed_standard_stream_gets_a_message_not_an_internal_error(tmp_path, closed, argv, code, out_lines, words):
+def test_a_closed_standard_stream_gets_a_message_not_an_internal_error(closed, argv, code, out_lines, words):
     """`recon ... >&-` (or 2>&-, <&-) leaves Python a None stream: each was an internal error (exit 70),
     or, with stderr closed, exit 1 from a traceback that could not be printed."""
     done = subprocess.run([sys.executable, "-m", "recon", *argv], cwd=DATA, capture_output=True, text=True,
@@ -368,3 +368,25 @@ def test_with_standard_output_closed_out_still_writes(tmp_path):
     done = subprocess.run([sys.executable, "-m", "recon", "solve", str(DATA / "seed-5x5.txt"), "--out", str(out)],
                           capture_output=True, text=True, preexec_fn=lambda: os.close(1), timeout=120)
     assert done.returncode == 3 and len(_fields(out.read_text())) == 2, done.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("stream, argv, code", [
+    ("stdout", ["solve", "seed-3x3.txt"], 2),
+    ("stdout", ["generate", "200", "200", "30", "--seed", "1"], 2),  # more than one buffer's worth
+    ("stderr", ["solve", "seed-3x3.txt"], 0),
+    ("stderr", ["solve", "seed-5x5.txt"], 3),
+    ("stderr", ["solve", "missing.txt"], 2),
+])
+def test_a_full_disk_under_a_standard_stream_is_not_an_internal_error(stream, argv, code):
+    """A write that fails (/dev/full: no space left) was an internal error (exit 70) on stdout,
+    and exit 1 from an unprintable traceback on stderr. Now stdout says so (exit 2) and stderr's
+    messages are dropped, the exit status still the command's."""
+    with open("/dev/full", "w") as full:
+        redirect = {"stdout": full, "stderr": subprocess.PIPE} if stream == "stdout" else {"stdout": subprocess.PIPE, "stderr": full}
+        done = subprocess.run([sys.executable, "-m", "recon", *argv], cwd=DATA, text=True, timeout=120, **redirect)
+    assert done.returncode == code
+    if stream == "stdout":
+        assert "cannot write standard output: No space left on device" in done.stderr, done.stderr
+    else:
+        assert done.stdout or code == 2
