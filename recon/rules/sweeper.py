@@ -124,15 +124,39 @@ class Sweeper:
         if self.field.flat[x]:
             self.exploded = True
             return False
+        self._flood(x)
+        return True
+
+    def _flood(self, x: int) -> None:
+        """Open the safe cell x; a zero opens its neighbours, and theirs, to the numbers around
+        the region. A zero's equation is never made: the flood opens every cell it would fix (made,
+        it was rewritten once for each neighbour opened, a third of a large board's work)."""
+        trimmer, opened, rows, cols = self._trimmer, self.opened.ravel(), self.rows, self.cols
+        value = trimmer._value
         todo = [x]
         while todo:
             y = todo.pop()
-            if self.opened.flat[y]:
+            if opened[y]:
                 continue
-            self._open_safe(y)
-            if self.numbers[y] == 0:
-                todo += [z for z in self._window(y) if not self.opened.flat[z]]
-        return True
+            opened[y] = True
+            if value[y] == OPEN:
+                trimmer._fix(y, 0)
+            if self.numbers[y] != 0:
+                self._tell(y)
+                continue
+            # a zero: its whole window is safe, fixed as one mask (one substitution, not nine)
+            r, c = divmod(y, cols)
+            r0, c0 = max(r - 1, 0), max(c - 1, 0)
+            mask = 0
+            for i in range(r0, min(r + 2, rows)):
+                for j in range(c0, min(c + 2, cols)):
+                    z = i * cols + j
+                    if not opened[z]:
+                        todo.append(z)
+                        if value[z] == OPEN:
+                            mask |= 1 << ((i - r0) * 3 + j - c0)
+            if mask:
+                trimmer._fix_mask(r0, c0, mask, 0)
 
     def mark_mine(self, r: int, c: int) -> None:
         """Record a mine proved some other way (exact probabilities): the rules take it in."""
@@ -142,13 +166,6 @@ class Sweeper:
         if self._trimmer._value[x] == OPEN:
             self._trimmer._fix(x, 1)
         self.flagged.flat[x] = True
-
-    def _open_safe(self, x: int) -> None:
-        self.opened.flat[x] = True
-        trimmer = self._trimmer
-        if trimmer._value[x] == OPEN:
-            trimmer._fix(x, 0)
-        self._tell(x)
 
     def advance(self) -> bool:
         """Apply the rules and act on them (open the safe cells, flag the mines) until nothing
@@ -187,8 +204,7 @@ class Sweeper:
             if trimmer._value[x] == 1:
                 self.flagged.flat[x] = True
             elif not self.opened.flat[x]:
-                self.opened.flat[x] = True
-                self._tell(x)
+                self._flood(x)
             acted = True
         return acted
 
