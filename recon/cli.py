@@ -402,7 +402,9 @@ def build_parser() -> argparse.ArgumentParser:
         "50/50s taken at once and small endgames searched exhaustively, the default).",
         epilog=exit_help({EXIT_UNIQUE: "every game played and reported",
                            EXIT_UNDECIDED: "no board was found for a game: no report",
-                           EXIT_INTERNAL: "internal error, such as a no-guess board lost: a bug, please report it"}),
+                           EXIT_INTERNAL: "internal error, such as a no-guess board lost: a bug, please report it",
+                           130: "interrupted (Ctrl-C): the games finished are reported",
+                           143: "stopped by SIGTERM: the games finished are reported"}),
         formatter_class=HelpFormatter,
     )
     a.add_argument("--games", metavar="N", type=_whole("N", 1), default=100, help="games to play (default: 100)")
@@ -1207,7 +1209,7 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     """Play many games and report the win rate."""
     from .generation import GenerationFailed
     from .generation.classic import NoBoard, check_request
-    from .play.autoplay import play_games
+    from .play.autoplay import Tally, play_games
 
     start = args.start if args.start is not None else (args.rows // 2, args.cols // 2)
     try:
@@ -1224,28 +1226,41 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             stderr.write(f"\rrecon: {done}/{args.games} games, {wins} won")
             stderr.flush()
 
+    tally = Tally()
     try:
         summary = play_games(args.games, args.rows, args.cols, args.mines, start=start, first_click=args.first_click,
                              no_guess=args.no_guess, seed=args.seed, workers=args.workers, progress=progress,
-                             strategy=args.strategy)
+                             strategy=args.strategy, tally=tally)
     except NoBoard as err:  # no-guess boards of this kind cannot exist (every field was tried)
         raise UsageError(str(err)) from None
     except GenerationFailed as err:  # none found: maybe none exist, so the run is undecided
         stderr.write(("\n" if terminal else "") + f"recon: {err}; the run stops without a report\n")
         return EXIT_UNDECIDED
+    except (KeyboardInterrupt, Terminated):
+        # the games finished are the run's first ones, the same whenever it stops: worth their report
+        if tally.games:
+            stderr.write(("\n" if terminal else "") + f"recon: stopped after {tally.games} of {args.games} games; "
+                         "their report follows\n")
+            _autoplay_report(tally.summary() | {"interrupted": True}, args.json, stdout)
+        raise
     if terminal:
         stderr.write("\n")
-    if args.json:
+    _autoplay_report(summary | {"interrupted": False}, args.json, stdout)
+    if args.no_guess and summary["wins"] != summary["games"]:
+        stderr.write("recon: internal error: a no-guess board was lost\n")
+        return EXIT_INTERNAL
+    return 0
+
+
+def _autoplay_report(summary: dict, as_json: bool, stdout: TextIO) -> None:
+    if as_json:
         stdout.write(json_text(summary) + "\n")
     else:
         low, high = summary["ci95"]
         stdout.write(f"{summary['wins']} of {summary['games']} games won: {summary['win_rate']:.1%} "
                      f"(95 % interval {low:.1%} to {high:.1%}); {summary['guesses_per_game']:.2f} guesses per game; "
                      f"{summary['games_per_second']:.1f} games per second\n")
-    if args.no_guess and summary["wins"] != summary["games"]:
-        stderr.write("recon: internal error: a no-guess board was lost\n")
-        return EXIT_INTERNAL
-    return 0
+    stdout.flush()
 
 
 def cmd_warmup(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

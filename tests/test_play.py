@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 
 import numpy as np
 import pytest
@@ -783,3 +785,32 @@ def test_a_click_the_count_cannot_settle_in_time_counts_as_a_guess(monkeypatch):
 
     assert first_proved_safe(60.0) == 0
     assert first_proved_safe(1e-9) == 1
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_interrupted_autoplay_run_reports_the_games_it_finished(monkeypatch, signum, code, as_json):
+    """Ctrl-C or SIGTERM during game 31: the report covers the first 30 games, which are those a run
+    of 30 plays (the games are the run's first ones, in order), and says it was stopped."""
+    from recon.play import autoplay
+
+    real, started = autoplay._play, []
+
+    def play_until_stopped(job):
+        started.append(job)
+        if len(started) == 31:
+            os.kill(os.getpid(), signum)  # a real signal, raised at the next instruction
+        return real(job)
+
+    monkeypatch.setattr(autoplay, "_play", play_until_stopped)
+    argv = ["autoplay", "--games", "500", "--rows", "9", "--cols", "9", "--mines", "12", "--workers", "1", "--seed", "4"]
+    status, out, err = run(*argv, *(["--json"] if as_json else []))
+    monkeypatch.setattr(autoplay, "_play", real)
+    first = play_games(30, 9, 9, 12, seed=4, workers=1)
+    assert status == code and "stopped after 30 of 500 games" in err, err
+    if as_json:
+        report = json.loads(out)
+        assert report["interrupted"] and report["games"] == 30 and report["wins"] == first["wins"]
+        assert report["guesses_per_game"] == first["guesses_per_game"]
+    else:
+        assert out.startswith(f"{first['wins']} of 30 games won: ")

@@ -403,29 +403,54 @@ def game_fields(games: int, rows: int, cols: int, mines: int, *, start: tuple[in
         yield draw(rows, cols, mines, start, first_click, no_guess, np.random.default_rng(game_seed))
 
 
+class Tally:
+    """A run's games so far, in the order they were drawn, and the run's settings: its report at
+    any point. Interrupted, a run reports the games it finished, which are its first ones."""
+
+    def __init__(self):
+        self.settings: dict = {}
+        self.games = self.wins = self.guesses = 0
+        self.won_each: list[bool] | None = None
+        self.began = time.perf_counter()
+
+    def add(self, game: Game) -> None:
+        self.games, self.wins, self.guesses = self.games + 1, self.wins + game.won, self.guesses + game.guesses
+        if self.won_each is not None:
+            self.won_each.append(game.won)
+
+    def summary(self) -> dict:
+        """games, wins, win_rate, ci95, guesses_per_game, seconds, games_per_second, the settings,
+        and `won_each` when asked for."""
+        games, seconds = self.games, time.perf_counter() - self.began
+        low, high = wilson(self.wins, games)
+        return {
+            "games": games, "wins": self.wins, "win_rate": self.wins / games if games else 0.0, "ci95": [low, high],
+            "guesses_per_game": self.guesses / games if games else 0.0,
+            "seconds": seconds, "games_per_second": games / seconds if seconds else 0.0,
+        } | self.settings | ({"won_each": self.won_each} if self.won_each is not None else {})
+
+
 def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int, int] | None = None,
                first_click: str = "zero", no_guess: bool = False, seed: int = 0, workers: int | None = None,
-               progress=None, strategy: str = "full", each: bool = False) -> dict:
-    """Play `games` games; a summary: games, wins, win_rate, ci95, guesses_per_game, seconds,
-    games_per_second, and with `each` the list `won_each` (game by game, in order)."""
+               progress=None, strategy: str = "full", each: bool = False, tally: Tally | None = None) -> dict:
+    """Play `games` games; their summary (Tally.summary), with `each` the list `won_each` (game by
+    game, in order). `tally`: filled as games finish, for a report of an interrupted run."""
     start = start if start is not None else (rows // 2, cols // 2)
+    tally = tally if tally is not None else Tally()
+    tally.settings = {"rows": rows, "cols": cols, "mines": mines, "start": [start[0] + 1, start[1] + 1],
+                      "first_click": first_click, "no_guess": no_guess, "seed": seed, "strategy": strategy}
+    tally.won_each = [] if each else None
     jobs = ((rows, cols, mines, start, first_click, no_guess, game_seed, strategy) for game_seed in game_seeds(games, seed))
-    begin = time.perf_counter()
     workers = min(workers or os.cpu_count() or 1, games)  # a process more than the games would idle
-    played = wins = guesses = 0
-    won_each: list[bool] = []
 
-    def tally(game: Game) -> None:
-        nonlocal played, wins, guesses
-        played, wins, guesses = played + 1, wins + game.won, guesses + game.guesses
-        if each:
-            won_each.append(game.won)
+    def add(game: Game) -> None:
+        tally.add(game)
         if progress:
-            progress(played, wins)
+            progress(tally.games, tally.wins)
 
     if workers == 1 or games < 4:
         for job in jobs:
-            tally(_play(job))
+            add(_play(job))
     else:
         import multiprocessing
 
@@ -435,14 +460,6 @@ def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int
             chunk = max(1, min(64, games // (8 * workers)))
             # the pool queues all it is given at once: a block at a time keeps a long run's memory flat
             while block := list(islice(jobs, BLOCK_CHUNKS * chunk * workers)):
-                for game in pool.imap(_play, block, chunksize=chunk):
-                    tally(game)
-    seconds = time.perf_counter() - begin
-    low, high = wilson(wins, games)
-    return {
-        "games": games, "wins": wins, "win_rate": wins / games if games else 0.0, "ci95": [low, high],
-        "guesses_per_game": guesses / games if games else 0.0,
-        "seconds": seconds, "games_per_second": games / seconds if seconds else 0.0,
-        "rows": rows, "cols": cols, "mines": mines, "start": [start[0] + 1, start[1] + 1],
-        "first_click": first_click, "no_guess": no_guess, "seed": seed, "strategy": strategy,
-    } | ({"won_each": won_each} if each else {})
+                for game in pool.imap(_play, block, chunksize=chunk):  # in order: a prefix of the run
+                    add(game)
+    return tally.summary()
