@@ -1338,9 +1338,9 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             raise UsageError(str(err)) from None
     sweep = Sweep(tuple(sizes), _numbers(args.densities, "--densities"), _numbers(args.hidden, "--hidden"), args.trials,
                   args.seed, args.engine, args.time_limit, args.difficulty if args.puzzle else None)
+    terminal = bool(getattr(stderr, "isatty", lambda: False)())
     try:
         sweep.check()
-        terminal = bool(getattr(stderr, "isatty", lambda: False)())
 
         def progress(done: int, total: int, seconds: float) -> None:
             if terminal and (done % 20 == 0 or done == total):
@@ -1356,6 +1356,11 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError(str(err)) from None
     except OSError as err:
         raise UsageError(f"cannot write {args.out!r}: {err.strerror or err}") from None
+    except (KeyboardInterrupt, Terminated):
+        # every finished trial is a whole row in --out already: say where, and how to go on
+        stderr.write(("\n" if terminal else "") + f"recon: the trials finished are in {args.out}; "
+                     "the same command resumes the sweep\n")
+        raise
     stderr.write(f"{ran} trial(s) run, the others already in {args.out}\n")
     stdout.write(summary(args.out))
     if args.plot:

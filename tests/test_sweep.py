@@ -5,6 +5,8 @@ sweep's file, and a summary whose fractions are those of the rows."""
 from __future__ import annotations
 
 import csv
+import os
+import signal
 
 import numpy as np
 import pytest
@@ -212,3 +214,30 @@ def test_a_file_with_other_columns_is_refused(tmp_path):
     out.write_text("\n".join([lines[0], lines[1].rsplit(",", 1)[0]] + [x.rsplit(",", 1)[0] for x in lines[2:]]) + "\n")
     with pytest.raises(ValueError, match="other columns"):
         done_trials(str(out), sweep)
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stopped_sweep_says_where_its_rows_are_and_the_same_command_finishes_it(tmp_path, monkeypatch, signum, code):
+    """Ctrl-C or SIGTERM during trial 11: the 10 finished are rows already, the message says so,
+    and the same command runs the other 14 and no row twice."""
+    import recon.sweep as sweep_module
+
+    real, started = sweep_module.trial, []
+
+    def stopped_at_eleven(*args):
+        started.append(args)
+        if len(started) == 11:
+            os.kill(os.getpid(), signum)  # a real signal, raised at the next instruction
+        return real(*args)
+
+    out = tmp_path / "s.csv"
+    argv = ["sweep", "--sizes", "4x4,2x7", "--trials", "12", "--out", str(out), "--workers", "1"]
+    monkeypatch.setattr(sweep_module, "trial", stopped_at_eleven)
+    status, text, err = cli(*argv)
+    assert status == code and text == "" and f"the trials finished are in {out}; the same command resumes" in err, err
+    assert len(rows_of(out)) == 10
+    monkeypatch.setattr(sweep_module, "trial", real)
+    status, text, err = cli(*argv)
+    rows = rows_of(out)
+    assert status == 0 and "14 trial(s) run" in err and len(rows) == 24
+    assert len({(r["rows"], r["cols"], r["trial"]) for r in rows}) == 24
