@@ -128,8 +128,8 @@ class _Stdout:
         if self.stream is not None:  # nothing was written to a closed one
             self._do(lambda stream: stream.flush())
 
-    def isatty(self) -> bool:
-        return self.stream is not None and self.stream.isatty()
+    def isatty(self) -> bool:  # (a stream passed to main need not have isatty)
+        return bool(getattr(self.stream, "isatty", lambda: False)())
 
 
 class _Stderr(_Stdout):
@@ -1219,7 +1219,7 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         raise UsageError(str(err)) from None
     if args.no_guess and args.first_click == "any":
         raise UsageError("--no-guess boards start with a safe first click: use --first-click zero or safe")
-    terminal = bool(getattr(stderr, "isatty", lambda: False)())
+    terminal = stderr.isatty()
 
     def progress(done: int, wins: int) -> None:
         if terminal and (done % 50 == 0 or done == args.games):
@@ -1338,7 +1338,7 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             raise UsageError(str(err)) from None
     sweep = Sweep(tuple(sizes), _numbers(args.densities, "--densities"), _numbers(args.hidden, "--hidden"), args.trials,
                   args.seed, args.engine, args.time_limit, args.difficulty if args.puzzle else None)
-    terminal = bool(getattr(stderr, "isatty", lambda: False)())
+    terminal = stderr.isatty()
     try:
         sweep.check()
 
@@ -1448,7 +1448,7 @@ class _ProgressWriter:
     asked for with --progress), none when `on` is False or (None) stderr is not a terminal."""
 
     def __init__(self, stderr: TextIO, on: bool | None):
-        terminal = bool(getattr(stderr, "isatty", lambda: False)())
+        terminal = stderr.isatty()
         self.stderr, self.terminal = stderr, terminal
         self.on = terminal if on is None else on
         self.width = 0

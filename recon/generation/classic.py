@@ -100,7 +100,8 @@ def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.G
         perturbed += 1
         sweeper.rebuild()
         sweeper.advance()
-        stalled, opened = (stalled + 1, opened) if sweeper.opened.sum() <= opened else (0, int(sweeper.opened.sum()))
+        now = int(sweeper.opened.sum())
+        stalled, opened = (stalled + 1, opened) if now <= opened else (0, now)
     return sweeper, perturbed
 
 

@@ -129,8 +129,8 @@ class Sweeper:
 
     def _flood(self, x: int) -> None:
         """Open the safe cell x; a zero opens its neighbours, and theirs, to the numbers around
-        the region. A zero's equation is never made: the flood opens every cell it would fix (made,
-        it was rewritten once for each neighbour opened, a third of a large board's work)."""
+        the region. A zero's equation is never made: the flood opens every cell it would fix, and
+        made, it would be rewritten once for each neighbour opened."""
         trimmer, opened, rows, cols = self._trimmer, self.opened.ravel(), self.rows, self.cols
         value = trimmer._value
         todo = [x]
