@@ -979,7 +979,8 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 class _Facts:
     """What the count's output needs of each exact probability (float, text, 1/0/other, two
     decimals), worked out once per object: cells share their Fraction objects (a board's
-    millions of free cells one), and Fraction arithmetic per cell cost 9 s on 2,000,000 cells."""
+    millions of free cells one), and Fraction arithmetic per cell dominated a large board's output
+    (docs/decisions.md, "Measurements behind the constants")."""
 
     def __init__(self):
         self._seen: dict[int, tuple] = {}  # id -> (the object, kept so that its id stays its own; its facts)

@@ -37,7 +37,7 @@ CROSSCHECK_COUNT = 2_000
 #: The check of a partial status's count gives up after this long, or sooner when the time limit
 #: of the count runs out: plain enumeration first, for at most PLAIN_SECONDS of it; then, for a
 #: count of at most MILP_CHECK_COUNT, MILP (plain enumeration did not finish on search-grade
-#: puzzles from 12x12 on, where MILP proves the one solution in 0.006-0.08 s: docs/decisions.md).
+#: puzzles from 12x12 on, where MILP proves the one solution at once: docs/decisions.md).
 CROSSCHECK_SECONDS = 5.0
 PLAIN_SECONDS = 0.3
 MILP_CHECK_COUNT = 10
@@ -49,18 +49,18 @@ SAT_FIRST = 1000
 #: programming along the frontier (docs/performance.md, "Classic boards").
 QUICK_ASSIGNMENTS = 2_000
 #: The super cells' search gives up (as past its limit) once it has visited more than SUPER_NODES
-#: nodes and SUPER_NODES_PER_LEAF per assignment found: on a 20x20 search-grade puzzle without
-#: one clue (61 solutions) its weak bounds walked millions of dead ends for 10 s, where SAT lists
-#: the solutions in milliseconds (docs/decisions.md).
+#: nodes and SUPER_NODES_PER_LEAF per assignment found: on a search-grade puzzle without one
+#: clue its weak bounds walked millions of dead ends, where SAT lists the few solutions at once
+#: (docs/decisions.md).
 SUPER_NODES = 100_000
 SUPER_NODES_PER_LEAF = 100
 #: Probabilities are listed (an exact fraction per cell) up to this many cells.
 PROBABILITY_CELLS = 1_000_000
 #: The first pass (super cells, then dynamic programming along the frontier) gets at most this
 #: share of the time limit, or QUICK_SECONDS without one, before SAT's backbone and the
-#: enumerators take over: on a 40x40 search-grade puzzle (957 open cells in one group) it took
-#: all 60 s of `recon count`, leaving no time for the backbone, which proves its one solution in
-#: a fraction of a second.
+#: enumerators take over: on a search-grade puzzle with one large group of open cells it took
+#: the whole time limit, leaving none for the backbone, which proves its one solution at once
+#: (docs/decisions.md, "Measurements behind the constants").
 QUICK_SHARE = 0.25
 QUICK_SECONDS = 10.0
 #: With python-sat, a partial status is first asked whether it has exactly one solution, for at
@@ -400,7 +400,7 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, dea
         polys.append(poly)
     f = len(free_cells)
     # t mines in the free cells: each binomial from the one before (exact: t + 1 divides the
-    # product), not afresh; 8,000 of C(39,869, t) took 13 s on a 200x200 board with a total
+    # product), not afresh, which is slow when the free cells number in the tens of thousands
     binom = [1]
     for t in range(min(f, left)):
         if t % 1024 == 0 and deadline is not None and time.perf_counter() > deadline:

@@ -26,7 +26,8 @@ from .result import EngineDisagreement, EngineError, Result, Verdict
 #: Inputs up to this many cells get a second engine as a cross-check under engine="auto".
 CROSSCHECK_CELLS = 10_000
 #: On a full status trimming joins the cross-check up to this many cells: there it costs about
-#: what algebra and backtracking cost together (20x20: 0.01 s); at 50x50 it would be 7x them.
+#: what algebra and backtracking cost together; on larger grids many times more (docs/decisions.md,
+#: "Measurements behind the constants").
 TRIM_CHECK_CELLS = 100
 #: Under engine="auto", the cross-check engine gets at least this many seconds ...
 CROSSCHECK_MIN_SECONDS = 2.0

@@ -129,7 +129,8 @@ def trials(jobs, engine: str = "auto", time_limit: float | None = None, puzzle: 
     return [trial(job, engine, time_limit, puzzle) for job in jobs]
 
 
-#: Trials per Dask task: an 8x8 trial takes about 3 ms, a Dask task's overhead a few.
+#: Trials per Dask task: a small trial takes less time than a Dask task's overhead
+#: (docs/performance.md, "Sweeps").
 DASK_CHUNK = 64
 
 

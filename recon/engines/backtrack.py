@@ -49,7 +49,8 @@ class _Search:
         rows, cols = problem.shape
         self.shape = problem.shape
         self.n = rows * cols
-        # the windows as one array, then lists: window_cells per clue made this set-up 3x slower
+        # the windows as one array, then lists: window_cells per clue made this set-up several times
+        # slower on large grids (docs/decisions.md)
         ks = np.flatnonzero(np.asarray(problem.known).ravel())
         kr, kc = np.divmod(ks, cols)
         self.clue_rc = clue_rc = list(zip(kr.tolist(), kc.tolist()))

@@ -65,8 +65,8 @@ LOCAL_MIN_KEEPS = 25
 LOCAL_MIN_CELLS = 2500
 #: A total number of mines over more open cells than this is not given to SAT by `auto` or the
 #: count: with such a total the solver can run for minutes without seeing its interrupt, far past
-#: any time limit (half-opened classic boards: 16x30 with 130 mines, 305 open cells, 4 s; 25x25
-#: with 200, about 410 open, over 10 s; docs/decisions.md). MILP and the group count take them.
+#: any time limit (half-opened classic boards; docs/decisions.md, "Measurements behind the
+#: constants"). MILP and the group count take them.
 TOTAL_OPEN_CELLS = 100
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 

@@ -49,11 +49,11 @@ class Options:
 
     compiled: bool | None = None
     #: with compiled=None, a grid of fewer cells runs in Python unless numba's cache already
-    #: holds the kernels: a first compile takes about 30 s, longer than Python takes there
+    #: holds the kernels: a first compile takes longer than Python takes there
     #: (docs/performance.md, "First run"); compiled=True compiles whatever the size
     compile_min_cells: int = 1000
     #: ... and below these many cells (advanced, elimination) in Python even then: loading the
-    #: cached kernels (about 0.6 s) costs more than Python takes there (docs/performance.md)
+    #: cached kernels costs more than Python takes there (docs/performance.md)
     cached_min_cells: tuple[int, int] = (170, 80)
     sat: bool | None = None
     certifier: str | None = None

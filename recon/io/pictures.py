@@ -22,13 +22,12 @@ INSTALL_HINT = "drawing needs matplotlib: pip install 'recon[plot]' (or pip inst
 #: The picture formats, by file suffix. SVG keeps its text as text (searchable, selectable).
 PICTURE_FORMATS = (".png", ".svg", ".pdf")
 LEGEND_INCHES = 0.45
-#: The longest side of a picture's grids, in inches: cells shrink past it, so that a 200x200
-#: status is a picture of 4,000 pixels a side (it was 9,060 and took 56 s) and a 1000x1000 one
-#: ends at all.
+#: The longest side of a picture's grids, in inches: cells shrink past it, so that a large
+#: status stays a picture of a few thousand pixels a side, drawn in seconds (docs/decisions.md).
 MAX_GRID_INCHES = 40.0
 #: Cells smaller than this are drawn as one image, without their numbers, which would not fit;
-#: so are grids of more than PATCH_CELLS cells (a patch and a number per cell took 50 s at
-#: 200x200, where the numbers are too small to read anyway).
+#: so are grids of more than PATCH_CELLS cells, where the numbers are too small to read and a
+#: patch per cell is slow (docs/decisions.md, "Measurements behind the constants").
 TEXT_MIN_INCHES = 0.15
 PATCH_CELLS = 4096
 

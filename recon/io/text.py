@@ -325,8 +325,8 @@ def _rows_text(chars: np.ndarray) -> str:
 
 
 #: Integers past this many bits are written by decimal_text's halving, not str(): str() takes time
-#: quadratic in the digits (4.3 s for the 603,952 digits of 2^2,000,002 on Python 3.11; 0.11 s
-#: by halving), and a count of a board's free cells has that many.
+#: quadratic in the digits, and a count of a board's free cells has hundreds of thousands
+#: (docs/decisions.md, "Measurements behind the constants").
 BIG_BITS = 60_000
 
 

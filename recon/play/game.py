@@ -27,8 +27,8 @@ from .odds import NODES, Board, Odds, TooMany
 
 #: The exact odds of the board shown (a click's "was it a guess?", the probabilities shown) come
 #: from the autoplayer's engine (play.odds), whose group enumerations the game keeps; a group
-#: past ODDS_NODES is left to the general count, which stops after ODDS_SECONDS (on a 1000x1000
-#: board it takes over a minute, on 300x300 0.5-2 s).
+#: past ODDS_NODES is left to the general count, which stops after ODDS_SECONDS (on the largest
+#: boards it can take minutes: docs/performance.md).
 ODDS_NODES = NODES
 ODDS_SECONDS = 2.0
 

@@ -166,8 +166,9 @@ class Binomials:
     """C(n, k) exactly (0 outside 0 <= k <= n), each from the nearest value already known by exact
     one-step ratios: C(n, k + 1) = C(n, k) (n - k) / (k + 1), C(n + 1, k) = C(n, k) (n + 1) /
     (n + 1 - k), and back. On a board of a million cells C(n, k) has hundreds of thousands of bits
-    and takes 0.5-1 s afresh; the next move asks a dozen values a few steps away (its interior has
-    a few cells fewer), 0.1 ms a step. The latest KEEP values are kept."""
+    and is slow afresh, while the next move asks a dozen values a few steps away (its interior has
+    a few cells fewer), each step one multiplication and one division. The latest KEEP values are
+    kept."""
 
     KEEP = 64
     #: Farther than this many steps from every known value, math.comb is cheaper.

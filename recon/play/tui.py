@@ -212,7 +212,7 @@ class PlayApp(App):
 
     def row_text(self, r: int, start: int = 0, stop: int | None = None) -> Text:
         """Row r's cells start..stop, neighbouring cells of one style as one run (a style per cell
-        cost Textual 0.27 s a key press on a 100x100 board, when the whole grid was one text)."""
+        made every key press slow on large boards: docs/decisions.md)."""
         text = Text(no_wrap=True, end="")
         hinted = {tuple(x) for x in (self.shown_hint or {}).get("cells", [])}
         run, run_style = [], ""
