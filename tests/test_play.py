@@ -594,6 +594,86 @@ def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q(click):
         os.close(master)
 
 
+def test_a_move_on_a_large_board_runs_in_a_thread_and_the_screen_stays_live():
+    """From BACKGROUND_CELLS cells a click runs in a thread: the status line says what it is doing,
+    the cursor moves, the keys that would change the board wait, and the move's result is the one
+    the game makes when asked directly (the same seed, the same no-guess board)."""
+    pytest.importorskip("textual")
+    from recon.play.tui import BACKGROUND_CELLS, PlayApp
+
+    rows, cols, mines = 100, 100, 3000  # a no-guess board that needs perturbing: about a second
+    assert rows * cols >= BACKGROUND_CELLS
+    direct = Game.new(rows, cols, mines, seed=1, no_guess=True)
+    direct.open(50, 50)
+
+    async def scenario():
+        game = Game.new(rows, cols, mines, seed=1, no_guess=True)
+        app = PlayApp(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            # the keys' actions, called without yielding to the screen's loop, which would wait
+            # for the thread (the pilot's key presses wait until the process is idle)
+            app.action_open()  # space: the first click, at the centre
+            assert app.busy and "making a no-guess board from r51c51" in app.status_line()
+            for action in (app.action_flag, app.action_probabilities, app.action_hint, app.action_open):
+                action()
+            app.action_move(0, 1)
+            assert app.cursor == (50, 51) and not app.show_probabilities and app.shown_hint is None
+            assert game.state == "ready" and not game.flags.any()
+            for _ in range(1200):
+                if app.busy is None:
+                    break
+                await pilot.pause(0.1)
+            assert app.busy is None and "making" not in app.status_line()
+            assert game.state == "playing" and (game.field == direct.field).all() and game.opened[50, 50]
+            assert (game.opened == direct.opened).all()
+            await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
+def test_q_quits_while_a_large_no_guess_board_is_being_made():
+    """A 300x300 no-guess board at 30 % takes over half a minute to make; the screen says so, and
+    q ends the game at once (it waited for the board, with no word on the screen), printing no
+    board, since none was played."""
+    import os
+    import select
+    import subprocess
+    import time
+
+    master, slave = os.openpty()
+    game = _recon("play", "--rows", "300", "--cols", "300", "--mines", "27000", "--no-guess", "--seed", "3",
+                  stdin=slave, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+
+    def read_until(words: bytes, seconds: float) -> bytes:
+        shown, deadline = b"", time.monotonic() + seconds
+        while words not in shown and time.monotonic() < deadline and game.poll() is None:
+            if select.select([master], [], [], 0.2)[0]:
+                shown += os.read(master, 65536)
+        return shown
+
+    try:
+        assert b"click or press space to start" in read_until(b"click or press space to start", 60)
+        os.write(master, b" ")
+        assert b"making a no-guess board from r151c151" in read_until(b"making a no-guess board", 60)
+        os.write(master, b"q")
+        asked = time.monotonic()
+        while game.poll() is None and time.monotonic() - asked < 15:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+        out = game.communicate(timeout=60)[0].decode()
+        assert time.monotonic() - asked < 15, "q waited for the board"
+        assert game.returncode == 0 and out == ""
+    finally:
+        game.kill()
+        game.stdout.close()
+        os.close(master)
+
+
 @pytest.mark.skipif(not __import__("os").path.exists("/proc/self/task"), reason="reads the workers off Linux's /proc")
 @pytest.mark.parametrize("signal_name, code, words", [("SIGTERM", 143, "recon: terminated"), ("SIGINT", 130, "recon: interrupted")])
 def test_autoplay_stops_at_once_on_a_signal_and_leaves_no_worker(signal_name, code, words):

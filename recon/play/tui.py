@@ -9,9 +9,16 @@ shows its end screen: n plays the next game, b goes back to the board, q quits.
 A cell is 3 characters wide, or 2 or 1 where the terminal is too narrow for the board (an expert
 board is 90 characters at 3, 60 at 2); a board wider or taller than that scrolls with the cursor.
 Only the rows and columns on screen are drawn, so a key press costs the same on any board.
+
+On a board of BACKGROUND_CELLS cells or more, a move that opens cells (the first click makes the
+board; in auto mode the rules follow each click) runs in a thread: the status line says what it is
+doing and for how long, the cursor still moves, q still quits, and the other keys wait for it.
 """
 
 from __future__ import annotations
+
+import threading
+import time
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -24,6 +31,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
+from ..model import cell_name
 from .game import ODDS_SECONDS, Game
 
 COLOURS = {1: "blue", 2: "green", 3: "red", 4: "dark_blue", 5: "dark_red", 6: "cyan", 7: "magenta", 8: "grey50"}
@@ -31,6 +39,9 @@ CELL_WIDTHS = (3, 2, 1)  # characters per cell, the widest that fits
 SCROLLBAR = 2  # columns a vertical scroll bar takes
 #: p shows the exact probabilities when they are counted within this long, and says so otherwise.
 PROBABILITY_SECONDS = ODDS_SECONDS
+#: On boards of at least this many cells a move runs in a thread, so that the screen stays live
+#: while a large no-guess board is made or auto mode's rules run (docs/performance.md).
+BACKGROUND_CELLS = 10_000
 
 
 def cell_width(cols: int, width: int) -> int:
@@ -63,14 +74,14 @@ class Board(ScrollView):
 
     def on_click(self, event: Click) -> None:
         r, c = event.y + int(self.scroll_y), (event.x + int(self.scroll_x)) // self.game_app.cell_w
-        game = self.game_app.game
-        if 0 <= r < game.rows and 0 <= c < game.cols:
-            self.game_app.cursor = (r, c)
+        app = self.game_app
+        if 0 <= r < app.game.rows and 0 <= c < app.game.cols and app.busy is None:
+            app.cursor = (r, c)
             if event.button == 3:
-                game.toggle_flag(r, c)
+                app.game.toggle_flag(r, c)
+                app.refresh_view()
             else:
-                game.open(r, c)
-            self.game_app.refresh_view()
+                app.open_cell(r, c)
 
     def on_resize(self, event: Resize) -> None:
         self.game_app.refresh_view(keep_hint=True)
@@ -124,6 +135,9 @@ class PlayApp(App):
         self._probabilities = None
         self._ended = False  # the end screen has been shown for this game
         self.cell_w = CELL_WIDTHS[0]
+        self.busy: str | None = None  # what a move running in a thread is doing
+        self._busy_since = 0.0
+        self.error: Exception | None = None  # what a move in a thread raised
 
     def compose(self) -> ComposeResult:
         self.board = Board(self)
@@ -145,24 +159,63 @@ class PlayApp(App):
         self.refresh_view(keep_hint=True)
 
     def action_open(self) -> None:
-        self.game.open(*self.cursor)
-        self.refresh_view()
+        if self.busy is None:
+            self.open_cell(*self.cursor)
 
     def action_flag(self) -> None:
-        self.game.toggle_flag(*self.cursor)
-        self.refresh_view(keep_hint=True)
+        if self.busy is None:
+            self.game.toggle_flag(*self.cursor)
+            self.refresh_view(keep_hint=True)
+
+    def open_cell(self, r: int, c: int) -> None:
+        """Open a cell (a click or space): at once on a small board, in a thread on a large one."""
+        game = self.game
+        if game.rows * game.cols < BACKGROUND_CELLS or game.state in ("won", "lost"):
+            game.open(r, c)
+            self.refresh_view()
+            return
+        self.busy = (f"making a no-guess board from {cell_name(r, c)}" if game.state == "ready" and game.no_guess
+                     else f"opening {cell_name(r, c)}")
+        self._busy_since = time.monotonic()
+        self.refresh_view()
+
+        def move() -> None:
+            error = None
+            try:
+                game.open(r, c)
+            except Exception as err:  # raised again by run_game once the screen is gone (a bug: exit 70)
+                error = err
+            try:
+                self.call_from_thread(self._moved, game, error)
+            except RuntimeError:  # the player quit meanwhile
+                pass
+
+        # a daemon: q need not wait for a board nobody will play
+        threading.Thread(target=move, name="recon-play-move", daemon=True).start()
+
+    def _moved(self, game: Game, error: Exception | None) -> None:
+        self.busy = None
+        if error is not None:
+            self.error = error
+            self.exit()
+        elif game is self.game:
+            self.refresh_view()
 
     def action_hint(self) -> None:
+        if self.busy is not None:
+            return
         self.shown_hint = self.game.hint()
         if self.shown_hint is None and self.game.state == "playing":
             self.shown_hint = self.game.suggestion()
         self.refresh_view(keep_hint=True)
 
     def action_again(self) -> None:
-        if self.game.state in ("won", "lost"):
+        if self.game.state in ("won", "lost") and self.busy is None:
             self._after_end("new")
 
     def action_probabilities(self) -> None:
+        if self.busy is not None:
+            return
         self.show_probabilities = not self.show_probabilities
         self.refresh_view(keep_hint=True)
 
@@ -170,8 +223,10 @@ class PlayApp(App):
     def refresh_view(self, keep_hint: bool = False) -> None:
         if not keep_hint:
             self.shown_hint = None
+        # while a move runs the board is changing under it: no odds, no end screen until it is done
         self._probabilities = (self.game.probabilities(PROBABILITY_SECONDS)
-                               if self.show_probabilities and self.game.state == "playing" else None)
+                               if self.show_probabilities and self.game.state == "playing" and self.busy is None
+                               else None)
         view = self.board
         width = view.size.width or self.size.width  # (before the first layout, the terminal's)
         self.cell_w = cell_width(self.game.cols, width - (SCROLLBAR if self.game.rows > view.size.height else 0))
@@ -180,7 +235,7 @@ class PlayApp(App):
         self.status.update(self.status_line())
         r, c = self.cursor  # keep the cursor in view on a board that scrolls
         view.scroll_to_region(Region(c * self.cell_w, r, self.cell_w, 1), animate=False)
-        if self.game.state in ("won", "lost") and not self._ended:
+        if self.game.state in ("won", "lost") and not self._ended and self.busy is None:
             self._ended = True
             self.push_screen(EndScreen(self.game), self._after_end)
 
@@ -239,10 +294,12 @@ class PlayApp(App):
         game = self.game
         head = {"ready": game.notice or "click or press space to start", "playing": "",
                 "won": "YOU WIN - n next game, q quits", "lost": "BOOM - n next game, q quits"}[game.state]
+        if self.busy is not None:
+            head = f"{self.busy}: {time.monotonic() - self._busy_since:.0f} s (q quits)"
         parts = [f"mines left {game.mines_left}", f"time {game.seconds:.0f} s", f"guesses {game.guesses}"]
         if self.show_probabilities and self._probabilities is not None:
             parts.append(f"probabilities in {'%' if self.cell_w >= 3 else 'tenths (M a mine)'}, total {game.mines}")
-        elif self.show_probabilities and game.state == "playing":
+        elif self.show_probabilities and game.state == "playing" and self.busy is None:
             parts.append(f"probabilities not counted within {PROBABILITY_SECONDS:g} s")
         line = " | ".join(parts) + (f" | {head}" if head else "")
         if self.shown_hint:
@@ -269,4 +326,6 @@ def run_game(game: Game) -> Game:
     """Play in the terminal until q; the last game played."""
     app = PlayApp(game)
     app.run()
+    if app.error is not None:
+        raise app.error
     return app.game
