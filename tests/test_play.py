@@ -631,6 +631,30 @@ def test_a_move_on_a_large_board_runs_in_a_thread_and_the_screen_stays_live():
     asyncio.run(scenario())
 
 
+def test_an_error_in_a_move_thread_ends_the_game_and_is_raised_again():
+    """A bug in a move run in a thread is not lost with the thread: the screen closes and
+    `run_game` raises it, so that the command line reports an internal error (exit 70)."""
+    pytest.importorskip("textual")
+    from recon.play.tui import BACKGROUND_CELLS, PlayApp
+
+    class Broken(Game):
+        def open(self, r, c):
+            raise ValueError("a bug")
+
+    async def scenario():
+        app = PlayApp(Broken.new(1, BACKGROUND_CELLS, 10, seed=1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.action_open()
+            for _ in range(100):
+                if not app.is_running:
+                    break
+                await pilot.pause(0.05)
+        return app
+
+    app = asyncio.run(scenario())
+    assert isinstance(app.error, ValueError) and str(app.error) == "a bug" and app.busy is None
+
+
 @pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
 def test_q_quits_while_a_large_no_guess_board_is_being_made():
     """A 300x300 no-guess board at 30 % takes over half a minute to make; the screen says so, and
