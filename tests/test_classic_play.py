@@ -130,18 +130,6 @@ def test_the_player_never_contradicts_the_field_and_opens_only_safe_cells():
     assert (numbers_of(field) == neighbours(field)).all()
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (1, 7), (7, 1), (2, 6), (6, 2), (5, 8)])
-def test_the_players_windows_are_the_models(shape):
-    """The player makes each window afresh from its index (kept for every cell they cost a large
-    board hundreds of megabytes): the same cells as model.window_cells, in the same order."""
-    from recon.model import window_cells
-
-    sweeper = Sweeper(np.zeros(shape, dtype=bool), 0)
-    rows, cols = shape
-    for x in range(rows * cols):
-        assert sweeper._window(x) == [r * cols + c for r, c in window_cells(shape, *divmod(x, cols))]
-
-
 def test_formats_round_trip():
     rng = np.random.default_rng(2)
     for shape in [(1, 7), (7, 1), (2, 5), (16, 30)]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import OPEN, status, window_cells
+from ..model import OPEN, status
 from .trim import Contradiction, Trimmer
 
 #: The total joins the rules once at most this many cells are left covered.
@@ -71,12 +71,6 @@ class Sweeper:
         near = status(~(self.opened | self.flagged)) > 0
         for x in np.flatnonzero(self.opened & near):
             self._tell(int(x))
-
-    def _window(self, x: int) -> list[int]:
-        """Cell x's window as flat indices (made when asked: kept for every cell of a 1000x1000
-        board, they took hundreds of megabytes)."""
-        r, c = divmod(x, self.cols)
-        return [rr * self.cols + cc for rr, cc in window_cells((self.rows, self.cols), r, c)]
 
     def _tell(self, x: int) -> None:
         """Cell x is open: its number becomes an equation on its covered neighbours (a mask over
