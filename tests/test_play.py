@@ -610,13 +610,13 @@ def test_a_move_on_a_large_board_runs_in_a_thread_and_the_screen_stays_live():
         game = Game.new(rows, cols, mines, seed=1, no_guess=True)
         app = PlayApp(game)
         async with app.run_test(size=(80, 24)) as pilot:
-            # the keys' actions, called without yielding to the screen's loop, which would wait
-            # for the thread (the pilot's key presses wait until the process is idle)
-            app.action_open()  # space: the first click, at the centre
+            # the keys' actions as Textual runs them (asking check_action first), not the pilot's
+            # key presses, which wait until the process is idle: until the thread is done
+            await app.run_action("open")  # space: the first click, at the centre
             assert app.busy and "making a no-guess board from r51c51" in app.status_line()
-            for action in (app.action_flag, app.action_probabilities, app.action_hint, app.action_open):
-                action()
-            app.action_move(0, 1)
+            for action in ("flag", "probabilities", "hint", "open", "again"):
+                assert not await app.run_action(action)
+            assert await app.run_action("move(0, 1)")
             assert app.cursor == (50, 51) and not app.show_probabilities and app.shown_hint is None
             assert game.state == "ready" and not game.flags.any()
             for _ in range(1200):

@@ -42,6 +42,8 @@ PROBABILITY_SECONDS = ODDS_SECONDS
 #: On boards of at least this many cells a move runs in a thread, so that the screen stays live
 #: while a large no-guess board is made or auto mode's rules run (docs/performance.md).
 BACKGROUND_CELLS = 10_000
+#: The actions that wait while such a move runs: they change the board or read it whole.
+WAITING_ACTIONS = frozenset({"open", "flag", "hint", "probabilities", "again"})
 
 
 def cell_width(cols: int, width: int) -> int:
@@ -158,18 +160,23 @@ class PlayApp(App):
         self.cursor = (min(max(r + dr, 0), self.game.rows - 1), min(max(c + dc, 0), self.game.cols - 1))
         self.refresh_view(keep_hint=True)
 
+    def check_action(self, action: str, parameters: tuple) -> bool:
+        """Textual asks before every key's action: those that touch the board wait for a move
+        running in a thread (the cursor and q do not)."""
+        return self.busy is None or action not in WAITING_ACTIONS
+
     def action_open(self) -> None:
-        if self.busy is None:
-            self.open_cell(*self.cursor)
+        self.open_cell(*self.cursor)
 
     def action_flag(self) -> None:
-        if self.busy is None:
-            self.game.toggle_flag(*self.cursor)
-            self.refresh_view(keep_hint=True)
+        self.game.toggle_flag(*self.cursor)
+        self.refresh_view(keep_hint=True)
 
     def open_cell(self, r: int, c: int) -> None:
         """Open a cell (a click or space): at once on a small board, in a thread on a large one."""
         game = self.game
+        if self.busy is not None:
+            return
         if game.rows * game.cols < BACKGROUND_CELLS or game.state in ("won", "lost"):
             game.open(r, c)
             self.refresh_view()
@@ -186,36 +193,32 @@ class PlayApp(App):
             except Exception as err:  # raised again by run_game once the screen is gone (a bug: exit 70)
                 error = err
             try:
-                self.call_from_thread(self._moved, game, error)
+                self.call_from_thread(self._moved, error)
             except RuntimeError:  # the player quit meanwhile
                 pass
 
         # a daemon: q need not wait for a board nobody will play
         threading.Thread(target=move, name="recon-play-move", daemon=True).start()
 
-    def _moved(self, game: Game, error: Exception | None) -> None:
+    def _moved(self, error: Exception | None) -> None:
         self.busy = None
         if error is not None:
             self.error = error
             self.exit()
-        elif game is self.game:
+        else:  # (the game cannot have changed: "again" waits too)
             self.refresh_view()
 
     def action_hint(self) -> None:
-        if self.busy is not None:
-            return
         self.shown_hint = self.game.hint()
         if self.shown_hint is None and self.game.state == "playing":
             self.shown_hint = self.game.suggestion()
         self.refresh_view(keep_hint=True)
 
     def action_again(self) -> None:
-        if self.game.state in ("won", "lost") and self.busy is None:
+        if self.game.state in ("won", "lost"):
             self._after_end("new")
 
     def action_probabilities(self) -> None:
-        if self.busy is not None:
-            return
         self.show_probabilities = not self.show_probabilities
         self.refresh_view(keep_hint=True)
 
