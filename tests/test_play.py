@@ -538,6 +538,23 @@ def _recon(*argv: str, **streams):
                             close_fds=True, **streams)
 
 
+def _read_terminal(master: int, game, seconds: float, until: bytes | None = None) -> bytes:
+    """What the game draws on its pseudo-terminal, read until `until` shows (None: until the game
+    exits), the game exits, or `seconds` pass."""
+    import os
+    import select
+    import time
+
+    shown, deadline = b"", time.monotonic() + seconds
+    while (until is None or until not in shown) and game.poll() is None and time.monotonic() < deadline:
+        if select.select([master], [], [], 0.2)[0]:
+            try:
+                shown += os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+    return shown
+
+
 def test_play_without_a_terminal_says_so_and_exits_2():
     """Textual reads keys from stdin and draws on stderr; without a terminal there, the game would
     wait for ever unseen, so recon play refuses at once."""
@@ -556,9 +573,7 @@ def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q(click):
     terminal, then q ends the game with status 0. Once a game started, its board goes to stdout
     as a Tatham Mines game ID, which `recon play` reads back."""
     import os
-    import select
     import subprocess
-    import time
 
     from recon.io.classic import parse_mines_id
 
@@ -566,21 +581,13 @@ def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q(click):
     game = _recon("play", "--rows", "5", "--cols", "6", "--mines", "3", "--seed", "1", stdin=slave,
                   stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
-    shown, deadline = b"", time.monotonic() + 60
     try:
-        while b"mines left 3" not in shown and time.monotonic() < deadline and game.poll() is None:
-            if select.select([master], [], [], 0.2)[0]:
-                shown += os.read(master, 65536)
+        shown = _read_terminal(master, game, 60, until=b"mines left 3")
         assert b"mines left 3" in shown and b"click or press space to start" in shown
         if click:
             os.write(master, b" ")  # the first click, at the centre (keys are taken in order)
         os.write(master, b"q")
-        while game.poll() is None and time.monotonic() < deadline:
-            if select.select([master], [], [], 0.2)[0]:
-                try:
-                    os.read(master, 65536)
-                except OSError:  # the child closed the terminal
-                    break
+        _read_terminal(master, game, 60)
         out = game.communicate(timeout=30)[0].decode()
         assert game.returncode == 0
         if click:
@@ -661,7 +668,6 @@ def test_q_quits_while_a_large_no_guess_board_is_being_made():
     q ends the game at once (it waited for the board, with no word on the screen), printing no
     board, since none was played."""
     import os
-    import select
     import subprocess
     import time
 
@@ -669,26 +675,15 @@ def test_q_quits_while_a_large_no_guess_board_is_being_made():
     game = _recon("play", "--rows", "300", "--cols", "300", "--mines", "27000", "--no-guess", "--seed", "3",
                   stdin=slave, stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
-
-    def read_until(words: bytes, seconds: float) -> bytes:
-        shown, deadline = b"", time.monotonic() + seconds
-        while words not in shown and time.monotonic() < deadline and game.poll() is None:
-            if select.select([master], [], [], 0.2)[0]:
-                shown += os.read(master, 65536)
-        return shown
-
     try:
-        assert b"click or press space to start" in read_until(b"click or press space to start", 60)
+        start = b"click or press space to start"
+        assert start in _read_terminal(master, game, 60, until=start)
         os.write(master, b" ")
-        assert b"making a no-guess board from r151c151" in read_until(b"making a no-guess board", 60)
+        making = b"making a no-guess board from r151c151"
+        assert making in _read_terminal(master, game, 60, until=making)
         os.write(master, b"q")
         asked = time.monotonic()
-        while game.poll() is None and time.monotonic() - asked < 15:
-            if select.select([master], [], [], 0.2)[0]:
-                try:
-                    os.read(master, 65536)
-                except OSError:  # the child closed the terminal
-                    break
+        _read_terminal(master, game, 15)
         out = game.communicate(timeout=60)[0].decode()
         assert time.monotonic() - asked < 15, "q waited for the board"
         assert game.returncode == 0 and out == ""
