@@ -5,7 +5,10 @@ search."""
 
 from __future__ import annotations
 
+import inspect
+import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from itertools import combinations
 
@@ -415,3 +418,48 @@ def test_neighbours_found_when_asked_equal_the_table(shape):
     table, lazy = _neighbour_table.__wrapped__(rows, cols), _Neighbours(rows, cols)
     assert isinstance(table, list)
     assert [lazy[x] for x in reversed(range(rows * cols))] == table[::-1]
+
+
+@contextmanager
+def shallow_stack(frames: int = 40):
+    """Python's recursion limit set a few frames above the caller's depth: a walk that recursed
+    once per cell would raise RecursionError here."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + frames)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+@pytest.mark.parametrize("told", [True, False])
+def test_a_frontier_of_hundreds_of_cells_is_enumerated_without_deep_recursion(told):
+    """A 3 x 300 board whose middle row is open: one group of 300 super cells (a cell above and
+    the one below it), once 300 nested calls (on a 3 x 3000 board `recon play` failed on its
+    first probability). The odds equal the general count's."""
+    rng = np.random.default_rng(7)
+    field = rng.random((3, 300)) < 0.3
+    field[1] = False
+    cells = np.full(field.shape, -1, dtype=np.int8)
+    cells[1] = Sweeper(field).numbers[300:600]
+    total = int(field.sum()) if told else None
+    board = Board.from_cells(cells, total)
+    assert len(board.equations) == 300
+    with shallow_stack():
+        odds = board.odds()
+    counted = count_solutions(board_problem(cells, total), probabilities=True, limit=10**7, crosscheck=False)
+    assert counted.exact and odds.weight == counted.count > 2**100
+    assert all(Fraction(w, odds.weight) == counted.probabilities[x // 300][x % 300] for x, w in odds.mine_weight.items())
+
+
+def test_fields_are_listed_without_deep_recursion_when_many_cells_are_undecided():
+    """A 25 x 25 board opened at one corner, showing 0, and one mine left: 621 fields, the mine
+    in any cell the 0 does not see, listed by the endgame's walk (once one nested call a cell)."""
+    cells = np.full((25, 25), -1, dtype=np.int8)
+    cells[0, 0] = 0
+    board = Board.from_cells(cells, 1)
+    with shallow_stack():
+        listed = board.fields(1000)
+    seen = {1, 25, 26}  # the corner's neighbours
+    assert sorted(listed) == [1 << i for i, x in enumerate(board.undecided) if x not in seen]
+    assert len(listed) == 621

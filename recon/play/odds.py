@@ -36,24 +36,93 @@ class TooMany(Exception):
 Equation = tuple[tuple[int, ...], int]  # (covered cells, mines among them)
 
 
-def _enumerate(cells: list[int], equations: list[Equation], nodes: int):
-    """A group's solutions by mine count: {m: (count, {cell: mines at that cell over those solutions})}.
-
-    Cells that lie in the same equations are one super cell: k mines among its s cells lie
-    C(s, k) ways, and each cell holds a mine in C(s-1, k-1) of them."""
+def _super_cells(cells: list[int], equations: list[Equation]) -> tuple[list[list[int]], list[list[int]]]:
+    """A group's super cells (cells that lie in the same equations), in the order the equations
+    meet them so that each equation closes early, and the equations each one lies in."""
     signature: dict[int, list[int]] = {}
     for e, (eq, _) in enumerate(equations):
         for x in eq:
             signature.setdefault(x, []).append(e)
     supers: dict[tuple[int, ...], list[int]] = {}
-    # super cells in the order the equations meet them, so that each equation closes early
     for eq, _ in equations:
         for x in eq:
             supers.setdefault(tuple(signature[x]), [])
     for x in cells:
         supers[tuple(signature[x])].append(x)
-    members = [m for m in supers.values() if m]
-    touches = [list(sig) for sig, m in supers.items() if m]
+    return [m for m in supers.values() if m], [list(sig) for sig, m in supers.items() if m]
+
+
+def _walk(size: list[int], touches: list[list[int]], need: list[int], left: list[int], value: list[int],
+          nodes: int | None = None, what: str = "", total: int | None = None):
+    """Every solution of a group's super cells, depth first: yield (mines, ways) with `value`
+    holding each super cell's mines (k mines among s cells lie C(s, k) ways). `need` and `left`
+    (each equation's mines and cells not yet given a value) are updated in place and restored.
+    A loop, not recursion: a frontier can join thousands of super cells. nodes: TooMany past that
+    many super cells entered; total: only solutions with exactly that many mines."""
+    n = len(size)
+    if n == 0:
+        if not total:
+            yield 0, 1
+        return
+    room = [0] * (n + 1)  # cells from super cell i on: how many mines can still come
+    for i in range(n - 1, -1, -1):
+        room[i] = room[i + 1] + size[i]
+    high = [0] * n
+    mines = [0] * (n + 1)  # placed before super cell i
+    ways = [1] * (n + 1)
+    budget = -1 if nodes is None else nodes
+    i, entering = 0, True
+    while True:
+        s, cons = size[i], touches[i]
+        if entering:
+            budget -= 1
+            if budget == -1:
+                raise TooMany(what)
+            low, top = 0, s
+            for e in cons:  # what the equations allow this super cell
+                low = max(low, need[e] - (left[e] - s))
+                top = min(top, need[e])
+            if total is not None:  # and the total: the cells after this one take the rest
+                low = max(low, total - mines[i] - room[i + 1])
+                top = min(top, total - mines[i])
+            if low > top:
+                i -= 1
+                if i < 0:
+                    return
+                entering = False
+                continue
+            high[i], v = top, low
+        else:
+            v = value[i]
+            for e in cons:
+                left[e] += s
+                need[e] += v
+            v += 1
+            if v > high[i]:
+                value[i] = 0
+                i -= 1
+                if i < 0:
+                    return
+                continue
+        for e in cons:
+            left[e] -= s
+            need[e] -= v
+        value[i] = v
+        mines[i + 1] = mines[i] + v
+        ways[i + 1] = ways[i] * comb(s, v) if 0 < v < s else ways[i]
+        if i + 1 == n:
+            yield mines[n], ways[n]
+            entering = False
+        else:
+            i, entering = i + 1, True
+
+
+def _enumerate(cells: list[int], equations: list[Equation], nodes: int):
+    """A group's solutions by mine count: {m: (count, {cell: mines at that cell over those solutions})}.
+
+    Cells that lie in the same equations are one super cell: k mines among its s cells lie
+    C(s, k) ways, and each cell holds a mine in C(s-1, k-1) of them."""
+    members, touches = _super_cells(cells, equations)
     size = [len(m) for m in members]
     n = len(members)
     need = [k for _, k in equations]
@@ -62,40 +131,14 @@ def _enumerate(cells: list[int], equations: list[Equation], nodes: int):
         return {}
     found: dict[int, list[int]] = {}  # mine count -> [ways, then mines times ways per super cell]
     value = [0] * n
-    budget = [nodes]
-
-    def walk(i: int, mines: int, ways: int) -> None:
-        if i == n:
-            row = found.get(mines)
-            if row is None:
-                row = found[mines] = [0] * (n + 1)
-            row[n] += ways
-            for j in range(n):
-                if value[j]:
-                    row[j] += ways * value[j]
-            return
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise TooMany(f"a group of {len(cells)} cells")
-        cons = touches[i]
-        s = size[i]
-        low, high = 0, s
-        for e in cons:  # what the equations allow this super cell
-            rest = left[e] - s
-            low = max(low, need[e] - rest)
-            high = min(high, need[e])
-        for v in range(low, high + 1):
-            for e in cons:
-                left[e] -= s
-                need[e] -= v
-            value[i] = v
-            walk(i + 1, mines + v, ways * comb(s, v) if 0 < v < s else ways)
-            for e in cons:
-                left[e] += s
-                need[e] += v
-        value[i] = 0
-
-    walk(0, 0, 1)
+    for mines, ways in _walk(size, touches, need, left, value, nodes, f"a group of {len(cells)} cells"):
+        row = found.get(mines)
+        if row is None:
+            row = found[mines] = [0] * (n + 1)
+        row[n] += ways
+        for j in range(n):
+            if value[j]:
+                row[j] += ways * value[j]
     out = {}
     for m, row in found.items():
         tally = {}
@@ -436,31 +479,11 @@ class Board:
                 touches[position[x]].append(e)
         need = [k for _, k in self.equations]
         left = [len(eq) for eq, _ in self.equations]
-        total = self.left
-        n = len(order)
         bits = [1 << index[x] for x in order]
+        value = [0] * len(order)
         out: list[int] = []
-
-        def walk(i: int, mines: int, mask: int) -> bool:
-            if total is not None and (mines > total or mines + (n - i) < total):
-                return True
-            if i == n:
-                out.append(mask)
-                return len(out) <= limit
-            cons = touches[i]
-            for v in (0, 1):
-                ok = True
-                for e in cons:
-                    left[e] -= 1
-                    need[e] -= v
-                    if need[e] < 0 or need[e] > left[e]:
-                        ok = False
-                going = walk(i + 1, mines + v, mask | bits[i] if v else mask) if ok else True
-                for e in cons:
-                    left[e] += 1
-                    need[e] += v
-                if not going:
-                    return False
-            return True
-
-        return out if walk(0, 0, 0) else None
+        for _ in _walk([1] * len(order), touches, need, left, value, total=self.left):
+            if len(out) == limit:
+                return None
+            out.append(sum(bit for bit, v in zip(bits, value) if v))
+        return out
