@@ -16,6 +16,7 @@ secondary safety of a guess) cheap enough to ask of a dozen candidates at every 
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -148,6 +149,34 @@ def _enumerate(cells: list[int], equations: list[Equation], nodes: int):
                 tally[x] = per_cell
         out[m] = (row[n], tally)
     return out
+
+
+def _draw_solution(cells: list[int], equations: list[Equation], mines: int, rnd: random.Random, nodes: int) -> list[int]:
+    """The mines of one of a group's solutions with `mines` mines, drawn with chance proportional
+    to the ways it lies, so that each placement on the cells is equally likely: the super cells'
+    values by one walk that keeps each solution with chance ways / (ways so far), then each super
+    cell's mines among its cells."""
+    members, touches = _super_cells(cells, equations)
+    value = [0] * len(members)
+    kept, seen = None, 0
+    for _, ways in _walk([len(m) for m in members], touches, [k for _, k in equations], [len(eq) for eq, _ in equations],
+                         value, nodes, f"a group of {len(cells)} cells", total=mines):
+        seen += ways
+        if rnd.randrange(seen) < ways:
+            kept = list(value)
+    if kept is None:
+        raise ValueError(f"the group has no solution with {mines} mines")
+    return [x for j, v in enumerate(kept) for x in rnd.sample(members[j], v)]
+
+
+def _pick(rnd: random.Random, weights: dict[int, int]) -> int:
+    """A key drawn with chance proportional to its (exact, integer) weight."""
+    r = rnd.randrange(sum(weights.values()))
+    for key in sorted(weights):
+        r -= weights[key]
+        if r < 0:
+            return key
+    raise AssertionError("unreachable: r < the sum of the weights")
 
 
 def _groups(equations: list[Equation]) -> list[tuple[list[int], list[Equation]]]:
@@ -329,12 +358,9 @@ class Board:
             return None
         return cells, number - sum(1 for y in self._neighbours[x] if self.known[y] == 1)
 
-    def odds(self, equations: list[Equation] | None = None, opened: int = -1) -> Odds | None:
-        """The exact odds with these equations (default the board's), `opened` taken as opened;
-        None when no field fits."""
-        equations = self.equations if equations is None else equations
-        groups = _groups(equations)
-        frontier = set()
+    def _tables(self, groups: list[tuple[list[int], list[Equation]]]) -> list[dict] | None:
+        """Each group's solutions by mine count (`_enumerate`), kept in the cache by its equations;
+        None when a group has none."""
         tables = []
         for cells, eqs in groups:
             key = tuple(sorted(eqs))
@@ -343,8 +369,18 @@ class Board:
                 table = self._cache[key] = _enumerate(cells, eqs, self.nodes)
             if not table:
                 return None
-            frontier.update(cells)
             tables.append(table)
+        return tables
+
+    def odds(self, equations: list[Equation] | None = None, opened: int = -1) -> Odds | None:
+        """The exact odds with these equations (default the board's), `opened` taken as opened;
+        None when no field fits."""
+        equations = self.equations if equations is None else equations
+        groups = _groups(equations)
+        tables = self._tables(groups)
+        if tables is None:
+            return None
+        frontier = {x for cells, _ in groups for x in cells}
         interior = [x for x in self.undecided if x not in frontier and x != opened]
         q = len(interior)
         polys = [{m: row[0] for m, row in t.items()} for t in tables]
@@ -457,6 +493,40 @@ class Board:
                 best = max(best, after.outlook(odds, y)[0])
             total += chance * best
         return total
+
+    def draw(self, rnd: random.Random) -> list[int] | None:
+        """The undecided cells that hold a mine in a field drawn from those that fit, each field
+        equally likely (None when none fits): how many mines each group holds, drawn with the
+        groups' and the interior's exact weights (the total shared out from the last group back),
+        then a solution of each group with that many, then the interior's mines."""
+        groups = _groups(self.equations)
+        tables = self._tables(groups)
+        if tables is None:
+            return None
+        frontier = {x for cells, _ in groups for x in cells}
+        interior = [x for x in self.undecided if x not in frontier]
+        polys = [{m: row[0] for m, row in t.items()} for t in tables]
+        if self.left is None:  # no total: each group and each interior cell on its own
+            counts = [_pick(rnd, p) for p in polys]
+            inner = [x for x in interior if rnd.getrandbits(1)]
+        else:
+            prefix = [{0: 1}]
+            for p in polys:
+                prefix.append(_convolve(prefix[-1], p))
+            q, left = len(interior), self.left
+            binomials = self._cache.setdefault("binomials", Binomials())  # C(q, k) stepped, as in odds
+            ends = {s: n * binomials(q, left - s) for s, n in prefix[-1].items()}
+            if not any(ends.values()):
+                return None
+            placed = _pick(rnd, ends)  # mines in all the groups
+            counts = [0] * len(polys)
+            for k in range(len(polys) - 1, -1, -1):
+                options = {m: n * prefix[k].get(placed - m, 0) for m, n in polys[k].items()}
+                counts[k] = _pick(rnd, options)
+                placed -= counts[k]
+            inner = rnd.sample(interior, left - sum(counts))
+        drawn = [x for (cells, eqs), m in zip(groups, counts) for x in _draw_solution(cells, eqs, m, rnd, self.nodes)]
+        return sorted(drawn + inner)
 
     def fields(self, limit: int) -> list[int] | None:
         """Every field that fits, as bit masks over `self.undecided` (bit i: a mine at the i-th
