@@ -18,8 +18,9 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__
-from .io.classic import (CLASSIC_FORMATS, format_board, format_endoh1, format_mines_id, is_endoh1, is_legup_minesweeper,
-                         is_mines_id, looks_like_endoh1, parse_endoh1, total_line)
+from .io.classic import (CLASSIC_FORMATS, COVERED, format_board, format_endoh1, format_mines_id, is_endoh1,
+                         is_legup_minesweeper, is_mines_id, looks_like_endoh1, parse_board, parse_endoh1,
+                         parse_legup_minesweeper, total_line, total_range)
 from .io.files import check_writable_path, write_text_atomically
 from .io.pictures import PICTURE_FORMATS
 from .io.reading import InputError, problem_from_bytes, refuse_whole_field
@@ -455,23 +456,27 @@ def build_parser() -> argparse.ArgumentParser:
     y = commands.add_parser(
         "play",
         help="play classic Minesweeper in the terminal (needs recon[play])",
-        description="Play a board, an endoh1 map or a new game in the terminal. Click or space opens a cell, "
+        description="Play a new game, a field, an endoh1 map, or a board from where it stands (its covered cells' "
+        "mines drawn from the fields that fit it, each equally likely) in the terminal. Click or space opens a cell, "
         "right click or f flags it, the arrows move; opening a number whose flags are all placed opens its other "
         "neighbours; h shows the next deduction (or else the best guess), p the "
         "mine probabilities, n the next game once one ends; q quits. With --auto, every deduction is played "
         "for you and only the guesses are left. On quitting, the last board played goes to stdout as a Tatham "
         "Mines game ID: recon play FILE replays it from its first click, and his Mines plays it.",
-        epilog=exit_help({EXIT_UNIQUE: "quit (the last board's game ID, if a game began, on stdout)"}),
+        epilog=exit_help({EXIT_UNIQUE: "quit (the last board's game ID, if a game began, on stdout)",
+                          EXIT_UNDECIDED: "a board whose fields are too many to draw one exactly: no game"}),
         formatter_class=HelpFormatter,
     )
     y.add_argument("file", metavar="BOARD|MAP", nargs="?",
-                   help="an endoh1 map, a Tatham Mines game ID or a field to play (default: a new game)")
+                   help="a board (as generate --classic writes it, LEGUP Minesweeper), an endoh1 map, a Tatham "
+                   "Mines game ID or a field to play (default: a new game)")
     y.add_argument("--rows", metavar="R", type=_whole("R", 1), default=16, help="rows of a new game (default: 16)")
     y.add_argument("--cols", metavar="C", type=_whole("C", 1), default=30, help="columns of a new game (default: 30)")
-    y.add_argument("--mines", metavar="N", type=_whole("N", 0), default=99, help="mines of a new game (default: 99)")
+    y.add_argument("--mines", metavar="N", type=_whole("N", 0),
+                   help="mines of a new game (default: 99), or of a board without a '# mines: N' line")
     y.add_argument("--seed", metavar="S", type=_whole("S", 0),
-                   help="draw the fields from seed S (default: a fresh one); n plays seed S + 1")
-    y.add_argument("--no-guess", action="store_true", help="a board the rules finish from the first click")
+                   help="draw the fields (a board's covered mines) from seed S (default: a fresh one); n plays seed S + 1")
+    y.add_argument("--no-guess", action="store_true", help="a new board the rules finish from the first click")
     y.add_argument("--auto", action="store_true", help="endoh1's semi-automatic mode: the deductions are played for you")
     _max_cells_option(y)
 
@@ -1170,6 +1175,7 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
         check_request(rows, cols, mines, first, zero, args.max_cells)
     except ValueError as err:
         raise UsageError(str(err)) from None
+    # the header's command: `play` reads it back (_PLANTED) to play a board on the field it was made from
     command = (f"recon generate {rows} {cols} --classic --mines {mines} --first {first[0] + 1},{first[1] + 1} "
                f"--first-click {args.first_click}{' --no-guess' if args.no_guess else ''} --seed {seed}")
     start = time.perf_counter()
@@ -1387,13 +1393,23 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         from .play.tui import run_game
     except ImportError:
         raise UsageError("play needs Textual: pip install 'recon[play]'") from None
-    game = _game_of(args)
+    from .play.odds import TooMany
+
+    try:
+        game = _game_of(args)
+    except TooMany as err:
+        stderr.write(f"recon: {args.file}: {err}, too many fields to draw one exactly: no game\n")
+        return EXIT_UNDECIDED
     # Textual reads keys from stdin and draws on stderr: without a terminal on both, the game
     # could neither be played nor seen, and would wait for ever
     if not all(getattr(stream, "isatty", lambda: False)() for stream in (sys.__stdin__, sys.__stderr__)):
         raise UsageError("play needs a terminal on stdin and stderr (where the game is drawn); "
                          "to play games unattended, use recon autoplay")
-    board = run_game(game).board_id()
+    game = run_game(game)
+    if game.drawn:
+        print(f"recon: the covered cells' mines were drawn with --seed {game.seed}: the same seed draws them again",
+              file=stderr)
+    board = game.board_id()
     if board is not None:  # the board's ID, to replay or share it (the game itself was drawn on stderr)
         print("recon: the last board as a Tatham Mines game ID (recon play FILE replays it from its first click):",
               file=stderr)
@@ -1404,21 +1420,95 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def _game_of(args: argparse.Namespace):
     """The game `recon play` asks for: a map or field file, or a new board."""
     from .generation.classic import check_request
-    from .play.game import Game
+    from .play.game import Game, NoField
 
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
-    if args.file is not None:
-        data, name = read_input(args.file)
-        field, first = _field_of(data, name, args.max_cells)
-        mines = int(field.sum())
-        if mines >= field.size:
+    if args.file is None:
+        mines = 99 if args.mines is None else args.mines
+        try:
+            check_request(args.rows, args.cols, mines, (args.rows // 2, args.cols // 2), True, args.max_cells)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        return Game.new(args.rows, args.cols, mines, seed=seed, no_guess=args.no_guess, auto=args.auto)
+    if args.no_guess:
+        raise UsageError("--no-guess makes a new board: it does not apply to FILE")
+    data, name = read_input(args.file)
+    kind, grid, extra = _play_input(data, name, args.max_cells, args.mines is not None)
+    if kind == "field":
+        mines = int(grid.sum())
+        if mines >= grid.size:
             raise UsageError(f"{name}: every cell is a mine: there is nothing to open")
-        return Game(field, mines, first=first, auto=args.auto, seed=seed)
+        return Game(grid, mines, first=extra, auto=args.auto, seed=seed)
+    mines = extra if args.mines is None else args.mines
+    if mines is None:
+        raise UsageError(f"{name}: a board to play needs its number of mines: a '# mines: N' line, or --mines N")
+    low, high = total_range(grid)
+    if not low <= mines <= high:
+        raise UsageError(f"{name}: the total of {mines} mines cannot be met: the board has {low} flagged and {high} "
+                         "cells not opened")
+    if mines == grid.size:
+        raise UsageError(f"{name}: every cell is a mine: there is nothing to open")
+    if not (grid != COVERED).any():  # nothing opened or flagged: a new game of that size, its first click safe
+        return Game.new(*grid.shape, mines, seed=seed, auto=args.auto)
+    planted = _planted(data, grid, mines)
+    if planted is not None:
+        return Game(planted[0], mines, first=planted[1], auto=args.auto, seed=seed)
     try:
-        check_request(args.rows, args.cols, args.mines, (args.rows // 2, args.cols // 2), True, args.max_cells)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-    return Game.new(args.rows, args.cols, args.mines, seed=seed, no_guess=args.no_guess, auto=args.auto)
+        return Game.from_board(grid, mines, seed=seed, auto=args.auto)
+    except NoField as err:
+        raise UsageError(f"{name}: {err} (recon solve {name} says which number cannot be met)") from None
+
+
+#: The command in the header of a board `generate --classic` wrote (`_generate_classic`).
+_PLANTED = re.compile(rb"^# recon generate (\d{1,9}) (\d{1,9}) --classic --mines (\d{1,12}) --first (\d{1,9}),(\d{1,9}) "
+                      rb"--first-click (zero|safe)( --no-guess)? --seed (\d{1,20})[ \t]*\r?$", re.MULTILINE)
+
+
+def _planted(data: bytes, cells: np.ndarray, mines: int) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """The field (and first click) that the `recon generate` command in a board's header makes,
+    when that field after that click shows exactly this board and total; else None. So a no-guess
+    board is played on its own field: one drawn from those that fit its first click need not be
+    no-guess."""
+    from .generation import GenerationFailed
+    from .generation.classic import draw_field, no_guess_field
+    from .rules.sweeper import Sweeper
+
+    m = _PLANTED.search(data)
+    if m is None:
+        return None
+    rows, cols, total, r, c = (int(m.group(i)) for i in range(1, 6))
+    first, zero, seed = (r - 1, c - 1), m.group(6) == b"zero", int(m.group(8))
+    if (rows, cols) != cells.shape or total != mines or not (0 <= first[0] < rows and 0 <= first[1] < cols):
+        return None
+    rng = np.random.default_rng(seed)
+    try:
+        field = no_guess_field(rows, cols, mines, rng, first, zero)[0] if m.group(7) else draw_field(
+            rows, cols, mines, rng, first, zero)
+    except (ValueError, GenerationFailed):  # a header edited to ask for what cannot be made
+        return None
+    sweeper = Sweeper(field)
+    sweeper.open(*first)
+    return (field, first) if np.array_equal(sweeper.board_cells(), cells) else None
+
+
+def _play_input(data: bytes, name: str, max_cells: int, mines_given: bool) -> tuple[str, np.ndarray, object]:
+    """What `play` reads: ("field", its mines, a Mines game ID's first click or None) for a field,
+    an endoh1 map or a Mines game ID; ("board", its cells, its total or None) for LEGUP
+    Minesweeper XML, board text with a '# mines: N' line, or text that reads as a board but not
+    as a field (a '?', a number above 1)."""
+    if is_mines_id(data) or is_endoh1(data) or looks_like_endoh1(data):
+        return ("field", *_field_of(data, name, max_cells))
+    if is_legup_minesweeper(data):
+        return "board", parse_legup_minesweeper(data, name, max_cells), None
+    if total_line(data) is None:
+        try:
+            return "field", parse_field(data, name, max_cells), None
+        except FormatError as err:
+            try:
+                return ("board", *parse_board(data, name, max_cells))
+            except FormatError:
+                raise err from None
+    return ("board", *parse_board(data, name, max_cells, check_total=not mines_given))
 
 
 def _field_of(data: bytes, name: str, max_cells: int, maps_only: bool = False) -> tuple[np.ndarray, tuple[int, int] | None]:

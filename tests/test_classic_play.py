@@ -11,8 +11,10 @@ import pytest
 
 from recon.counting import count_solutions
 from recon.generation.classic import NoBoard, check_request, draw_field, no_guess_field, perturb, play
-from recon.io.classic import board_problem, format_endoh1, format_mines_id, parse_board, parse_endoh1, parse_mines_id
+from recon.io.classic import (board_problem, format_board, format_endoh1, format_mines_id, parse_board, parse_endoh1,
+                               parse_mines_id)
 from recon.rules.sweeper import Sweeper, numbers_of
+from recon.io.text import parse_field
 from test_classic import neighbours, run
 
 
@@ -175,11 +177,11 @@ def test_generate_classic_command(tmp_path):
 @pytest.mark.parametrize("rows, cols, mines", [(1, 12, 2), (12, 1, 2), (2, 9, 3), (9, 9, 10)])
 def test_generate_classic_outputs_read_back_as_what_they_are(tmp_path, rows, cols, mines):
     """Each output of `generate --classic` is read back as itself: the board (its '# mines:' line
-    marks it) as `--classic` reads it, and refused by play (its mines are hidden); the Mines game
-    ID and the endoh1 map converted back to the planted field and played on it, and refused by
-    solve, count and explain (they are whole fields)."""
+    marks it) as `--classic` reads it, and by play on the field its header's command makes; the
+    Mines game ID and the endoh1 map converted back to the planted field and played on it, and
+    refused by solve, count and explain (they are whole fields)."""
     from recon.cli import _game_of, build_parser
-    from recon.io.text import FormatError, parse_field
+    from recon.io.text import parse_field
 
     size = [str(rows), str(cols), "--classic", "--mines", str(mines), "--seed", "5"]
     board, planted = tmp_path / "board.txt", tmp_path / "field.txt"
@@ -202,8 +204,7 @@ def test_generate_classic_outputs_read_back_as_what_they_are(tmp_path, rows, col
             assert code == 2 and not out and f"{fmt}.txt:1:1: expected a status or a classic board, got {what}" in err
         assert (_game_of(build_parser().parse_args(["play", str(given)])).field == field).all()
     assert (_game_of(build_parser().parse_args(["play", str(planted)])).field == field).all()
-    with pytest.raises(FormatError, match="board.txt:3:1: expected a field, an endoh1 map or a Mines game ID"):
-        _game_of(build_parser().parse_args(["play", str(board)]))  # its mines are hidden
+    assert (_game_of(build_parser().parse_args(["play", str(board)])).field == field).all()  # its header's field
 
 
 @pytest.mark.parametrize("text, line, col, words, as_map", [
@@ -287,3 +288,91 @@ def test_no_guess_generation_past_its_time_limit_is_undecided(rows, cols):
     code, out, err = run("generate", str(rows), str(cols), "--classic", "--mines", str(rows * cols // 5), "--no-guess",
                          "--first-click", "safe", "--seed", "1", "--time-limit", "0.001")  # seed 1: a field that needs perturbing
     assert code == 4 and out == "" and "no no-guess board within the time limit of 0.001 s" in err, err
+
+
+def _board_game(path, *extra):
+    from recon.cli import _game_of, build_parser
+
+    return _game_of(build_parser().parse_args(["play", str(path), *extra]))
+
+
+@pytest.mark.parametrize("rows, cols, mines, no_guess", [(1, 12, 2, False), (12, 1, 2, False), (2, 9, 3, False),
+                                                         (9, 9, 10, False), (16, 30, 99, True), (9, 3, 4, True)])
+def test_play_goes_on_from_a_board_where_it_stands(tmp_path, rows, cols, mines, no_guess):
+    """`recon play BOARD` on what `generate --classic` writes: with its header, on the field it was
+    made from (a no-guess board stays no-guess); without, on a field drawn from those that fit its
+    numbers and total. Either way the game starts with the board's cells open and showing its
+    numbers, no guess counted; the one click that opens those cells is found, so the game's Mines
+    ID plays the same position; `n` draws the covered mines again."""
+    board, planted = tmp_path / "board.txt", tmp_path / "field.txt"
+    code, _, _ = run("generate", str(rows), str(cols), "--classic", "--mines", str(mines), "--seed", "4",
+                     *(["--no-guess"] if no_guess else []), "--out", str(board), "--field", str(planted))
+    assert code == 0
+    made = _board_game(board)
+    assert not made.drawn and (made.field == parse_field(planted.read_text())).all()
+    cells, total = parse_board(board.read_text())
+    opened = cells >= 0
+    assert total == mines and (made.opened == opened).all()
+    bare = tmp_path / "bare.txt"  # the header's command gone: the mines are drawn
+    bare.write_text("".join(line for line in board.read_text().splitlines(True) if "recon generate" not in line))
+    for seed in ("1", "2"):
+        game = _board_game(bare, "--seed", seed)
+        assert game.drawn and game.guesses == 0 and game.state in ("playing", "won")
+        assert (game.opened == opened).all() and (game.board_cells()[opened] == cells[opened]).all()
+        assert int(game.field.sum()) == mines and not game.field[opened].any()
+        assert (numbers_of(game.field)[opened] == cells[opened]).all()
+        replay = tmp_path / "id.txt"
+        replay.write_text(game.board_id())
+        again = _board_game(replay)
+        assert (again.field == game.field).all() and (again.opened == opened).all()
+        following = game.again()
+        assert following.seed == game.seed + 1 and (following.opened == opened).all()
+        assert (numbers_of(following.field)[opened] == cells[opened]).all()
+    if rows * cols >= 27:  # on a strip another seed's field can show the same board
+        edited = tmp_path / "edited.txt"  # a header whose field does not show this board: drawn too
+        edited.write_text(board.read_text().replace("--seed 4", "--seed 5"))
+        assert _board_game(edited).drawn
+
+
+def test_a_board_keeps_its_flags_and_auto_mode_plays_on_from_it(tmp_path):
+    field = np.zeros((4, 7), dtype=bool)
+    field[0, 3] = field[3, 6] = field[2, 1] = True
+    cells = np.full(field.shape, -1, dtype=np.int8)
+    cells[:, :3] = numbers_of(field)[:, :3]
+    cells[2, 1] = -1
+    cells[0, 3] = -2  # the player's flag, a known mine
+    path = tmp_path / "b.txt"
+    path.write_text("# mines: 3\n" + format_board(cells))
+    game = _board_game(path, "--seed", "3")
+    assert game.flags[0, 3] and game.field[0, 3] and game.mines_left == 2
+    assert (numbers_of(game.field)[cells >= 0] == cells[cells >= 0]).all()
+    auto = _board_game(path, "--seed", "3", "--auto")
+    assert auto.opened.sum() > game.opened.sum() and (auto.field == game.field).all()
+
+
+@pytest.mark.parametrize("text, extra, words", [
+    ("1?\n??\n", [], "b.txt: a board to play needs its number of mines: a '# mines: N' line, or --mines N"),
+    ("# mines: 2\n1?\n??\n", [], "b.txt: no field fits the board: its numbers, flags and total of 2 mines cannot"),
+    ("1?\n??\n", ["--mines", "5"], "b.txt: the total of 5 mines cannot be met: the board has 0 flagged and 3"),
+    ("# mines: 4\n??\n??\n", [], "b.txt: every cell is a mine: there is nothing to open"),
+    ("# mines: 1\n1?\n??\n", ["--no-guess"], "--no-guess makes a new board: it does not apply to FILE"),
+])
+def test_a_board_that_cannot_be_played_is_refused(tmp_path, text, extra, words):
+    path = tmp_path / "b.txt"
+    path.write_text(text)
+    code, out, err = run("play", str(path), *extra)
+    assert code == 2 and not out and words in err
+
+
+def test_a_board_with_nothing_open_is_a_new_game_and_too_many_fields_are_undecided(tmp_path, monkeypatch):
+    from recon.play import game as game_module
+
+    path = tmp_path / "b.txt"
+    path.write_text("???\n???\n")
+    game = _board_game(path, "--mines", "2")
+    assert game.state == "ready" and game.shape == (2, 3) and game.mines == 2 and not game.drawn
+    path.write_text("# mines: 3\n?11?\n????\n????\n????\n")  # one group of three super cells
+    assert _board_game(path).drawn
+    monkeypatch.setattr(game_module, "DRAW_NODES", 1)
+    code, out, err = run("play", str(path))
+    assert code == 4 and not out and "too many fields to draw one exactly: no game" in err

@@ -913,3 +913,29 @@ def test_an_interrupted_autoplay_run_reports_the_games_it_finished(monkeypatch, 
         assert report["guesses_per_game"] == first["guesses_per_game"]
     else:
         assert out.startswith(f"{first['wins']} of 30 games won: ")
+
+
+def test_the_terminal_game_goes_on_from_a_board():
+    """A board's game on the screen: it starts with the board's cells open and the status line
+    counting from there; a safe cell opens without a guess, `n` draws the covered mines again."""
+    pytest.importorskip("textual")
+    from recon.io.classic import parse_board
+    from recon.play.tui import PlayApp
+
+    cells, mines = parse_board("# mines: 10\n" + "\n".join(["0001?????", "0112?????", "12???????"] + ["?????????"] * 6))
+    game = Game.from_board(cells, mines, seed=4)
+
+    async def scenario():
+        app = PlayApp(game)
+        async with app.run_test(size=(60, 20)) as pilot:
+            assert game.state == "playing" and game.opened.sum() == 10 and "10" in app.status_line()
+            safe = next((r, c) for r in range(9) for c in range(9) if not game.opened[r, c] and not game.field[r, c]
+                        and game.probability(r, c) == 0)
+            app.cursor = safe
+            await pilot.press("space")
+            assert game.opened[safe] and game.guesses == 0
+            await pilot.press("q")
+
+    asyncio.run(scenario())
+    following = game.again()
+    assert following.seed == 5 and following.opened.sum() == 10 and following.drawn

@@ -2,7 +2,8 @@
 
 The field is drawn at the first click (the clicked cell's window kept free, so it opens a region;
 no-guess boards made from that cell), or given (an endoh1 map or a field: as endoh1 does, a mine
-under the first click is removed). A move that opens a cell the board does not prove safe (its
+under the first click is removed), or a board goes on where it stands: its covered cells' mines
+drawn from the fields that fit it, each equally likely. A move that opens a cell the board does not prove safe (its
 exact mine probability, with the total, above 0) counts as a guess. The probabilities come from
 the autoplayer's odds engine (play.odds); a group too large for it goes to the general count, and
 a move that count cannot settle within ODDS_SECONDS counts as a guess too. `auto` is endoh1's
@@ -11,6 +12,7 @@ semi-automatic mode: after each move the rules open every safe cell and flag eve
 
 from __future__ import annotations
 
+import random
 import time
 from fractions import Fraction
 
@@ -19,11 +21,19 @@ import numpy as np
 from ..counting import count_solutions
 from ..generation import GenerationFailed
 from ..generation.classic import NoBoard, draw_field, no_guess_field
-from ..io.classic import board_problem, format_mines_id, numbers_beside_covered
+from ..io.classic import FLAG, board_problem, format_mines_id, numbers_beside_covered
 from ..model import cell_name, make_problem, window_cells
 from ..rules.sweeper import Sweeper
 from ..rules.trim import classic_names
 from .odds import NODES, Board, Odds, TooMany
+
+#: A board goes on from where it stands only if its groups can be enumerated within this many
+#: steps (its mines are drawn from them); past it, play.odds.TooMany.
+DRAW_NODES = 2_000_000
+
+
+class NoField(ValueError):
+    """No field fits the board: its numbers, flags and total cannot all be met."""
 
 #: The exact odds of the board shown (a click's "was it a guess?", the probabilities shown) come
 #: from the autoplayer's engine (play.odds), whose group enumerations the game keeps; a group
@@ -58,6 +68,7 @@ class Game:
         self._odds: tuple[bytes, float | None, list | None] | None = None  # the board shown, the limit, its probabilities
         self._exact: tuple[bytes, np.ndarray, Odds | None] | None = None  # the board shown, its cells, play.odds' odds
         self._groups: dict = {}  # play.odds' group enumerations of this game
+        self._board: tuple[np.ndarray, int] | None = None  # the board this game went on from
         if first is not None:
             self.open(*first)
 
@@ -66,9 +77,56 @@ class Game:
         """A new game whose field is drawn at the first click."""
         return cls(None, mines, shape=(rows, cols), seed=seed, no_guess=no_guess, auto=auto)
 
+    @classmethod
+    def from_board(cls, cells: np.ndarray, mines: int, *, seed: int = 0, auto: bool = False) -> "Game":
+        """A game that goes on from a board as the player sees it (recon.io.classic's codes:
+        numbers, -1 covered, -2 a flag, a known mine): its covered cells' mines drawn from the
+        fields that fit its numbers, flags and total, each equally likely (the seed decides
+        which), its opened cells open, its flags placed. NoField when no field fits;
+        play.odds.TooMany when a group has too many solutions to draw from."""
+        cells = np.asarray(cells, dtype=np.int8)
+        drawn = Board.from_cells(cells, mines, DRAW_NODES).draw(random.Random(seed))
+        if drawn is None:
+            raise NoField(f"no field fits the board: its numbers, flags and total of {mines} mines cannot all be met")
+        field = cells == FLAG
+        field.flat[drawn] = True
+        game = cls(field, mines, seed=seed, auto=auto)
+        game._board = (cells.copy(), mines)
+        game.sweeper = Sweeper(field, mines)
+        game.sweeper.resume(cells >= 0, cells == FLAG)
+        game.flags = (cells == FLAG).copy()
+        game.state, game.started = "playing", time.monotonic()
+        game.first = game._one_click()
+        game._after_move()
+        return game
+
+    def _one_click(self) -> tuple[int, int] | None:
+        """The cell whose click alone opens the cells open now (a zero opens its neighbours, and
+        theirs), or None when no one click does: then the board has no Mines game ID."""
+        opened = np.flatnonzero(self.sweeper.opened).tolist()
+        numbers = self.sweeper.numbers
+        start = next((x for x in opened if numbers[x] == 0), opened[0] if len(opened) == 1 else None)
+        if start is None:
+            return None
+        region, todo = {start}, [start]
+        while todo:
+            x = todo.pop()
+            if numbers[x]:
+                continue
+            r, c = divmod(x, self.cols)
+            for i in range(max(r - 1, 0), min(r + 2, self.rows)):
+                for j in range(max(c - 1, 0), min(c + 2, self.cols)):
+                    if i * self.cols + j not in region:
+                        region.add(i * self.cols + j)
+                        todo.append(i * self.cols + j)
+        return divmod(start, self.cols) if len(region) == len(opened) else None
+
     def again(self) -> "Game":
-        """The next game: a new field drawn at the first click (with the next seed), or the given
-        board once more."""
+        """The next game: a new field drawn at the first click (with the next seed), the given
+        field once more, or the same board with its covered cells' mines drawn again (the next
+        seed)."""
+        if self._board is not None:
+            return Game.from_board(*self._board, seed=self.seed + 1, auto=self.auto)
         if self._given is None:
             return Game.new(self.rows, self.cols, self.mines, seed=self.seed + 1, no_guess=self.no_guess, auto=self.auto)
         field, mines, first = self._given
@@ -78,6 +136,11 @@ class Game:
     @property
     def opened(self) -> np.ndarray:
         return self.sweeper.opened if self.sweeper is not None else np.zeros(self.shape, dtype=bool)
+
+    @property
+    def drawn(self) -> bool:
+        """Were the covered cells' mines drawn (a board that went on from where it stood)?"""
+        return self._board is not None
 
     @property
     def mines_left(self) -> int:

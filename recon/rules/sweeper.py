@@ -152,6 +152,20 @@ class Sweeper:
             if mask:
                 trimmer._fix_mask(r0, c0, mask, 0)
 
+    def resume(self, opened: np.ndarray, flagged: np.ndarray) -> None:
+        """Go on from a board: these cells open, these mines known (both bool, the board's
+        shape). An opened zero then opens its neighbours, as it would have in play."""
+        self.opened[...] = opened
+        self.flagged[...] = flagged
+        self.rebuild()
+        covered_near = status(~(self.opened | self.flagged)) > 0
+        for x in np.flatnonzero(self.opened & covered_near).tolist():
+            if self.numbers[x] == 0:
+                r, c = divmod(x, self.cols)
+                for i in range(max(r - 1, 0), min(r + 2, self.rows)):
+                    for j in range(max(c - 1, 0), min(c + 2, self.cols)):
+                        self.open(i, j)
+
     def mark_mine(self, r: int, c: int) -> None:
         """Record a mine proved some other way (exact probabilities): the rules take it in."""
         x = r * self.cols + c
