@@ -9,6 +9,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from recon.rules.sweeper import numbers_of
+
 from fuzzing import COMMANDS, SEEDS, judge, mutate, run_one
 
 
@@ -35,10 +37,11 @@ PLAYABLE = [seed for seed in SEEDS if seed.startswith((b"3 2 2", b"3x2n1", b"# m
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.sampled_from(PLAYABLE), edits=st.integers(1, 6), salt=st.integers(0, 2**32 - 1))
 def test_what_play_reads_is_a_game_or_a_refusal(tmp_path, seed, edits, salt):
-    """`recon play FILE` takes an endoh1 map, a Tatham Mines game ID or a field; the game itself
-    needs a terminal, so its reader (`cli._game_of`) is fuzzed alone: each malformed file gives a
-    game whose field holds its mine count, or a FormatError or UsageError (exit 2 with the place),
-    nothing else."""
+    """`recon play FILE` takes a board, an endoh1 map, a Tatham Mines game ID or a field; the game
+    itself needs a terminal, so its reader (`cli._game_of`) is fuzzed alone: each malformed file
+    gives a game whose field holds its mine count (a board's drawn to fit what it shows; a board
+    with nothing open, a new game whose field comes at the first click), or a FormatError or
+    UsageError (exit 2 with the place), nothing else."""
     from recon.cli import UsageError, _game_of, build_parser
     from recon.io.text import FormatError
 
@@ -53,4 +56,10 @@ def test_what_play_reads_is_a_game_or_a_refusal(tmp_path, seed, edits, salt):
     except UsageError as err:
         assert str(err), data
         return
-    assert game.field is not None and int(game.field.sum()) == game.mines < game.field.size, data
+    if game.field is None:  # a board with nothing open: a new game of its size
+        assert game.state == "ready" and game.mines < game.rows * game.cols, data
+        return
+    assert int(game.field.sum()) == game.mines < game.field.size, data
+    if game.drawn:
+        shown = game.board_cells() >= 0
+        assert (numbers_of(game.field)[shown] == game.board_cells()[shown]).all(), data
