@@ -353,6 +353,8 @@ def test_a_board_keeps_its_flags_and_auto_mode_plays_on_from_it(tmp_path):
 @pytest.mark.parametrize("text, extra, words", [
     ("1?\n??\n", [], "b.txt: a board to play needs its number of mines: a '# mines: N' line, or --mines N"),
     ("# mines: 2\n1?\n??\n", [], "b.txt: no field fits the board: its numbers, flags and total of 2 mines cannot"),
+    ("# mines: 0\n010\n000\n", [], "b.txt: no field fits the board"),  # a number beside no covered cell
+    ("# mines: 1\n1*\n2?\n", [], "b.txt: no field fits the board"),
     ("1?\n??\n", ["--mines", "5"], "b.txt: the total of 5 mines cannot be met: the board has 0 flagged and 3"),
     ("# mines: 4\n??\n??\n", [], "b.txt: every cell is a mine: there is nothing to open"),
     ("# mines: 1\n1?\n??\n", ["--no-guess"], "--no-guess makes a new board: it does not apply to FILE"),

@@ -23,7 +23,7 @@ from ..generation import GenerationFailed
 from ..generation.classic import NoBoard, draw_field, no_guess_field
 from ..io.classic import FLAG, board_problem, format_mines_id, numbers_beside_covered
 from ..model import cell_name, make_problem, window_cells
-from ..rules.sweeper import Sweeper
+from ..rules.sweeper import Sweeper, numbers_of
 from ..rules.trim import classic_names
 from .odds import NODES, Board, Odds, TooMany
 
@@ -86,10 +86,13 @@ class Game:
         play.odds.TooMany when a group has too many solutions to draw from."""
         cells = np.asarray(cells, dtype=np.int8)
         drawn = Board.from_cells(cells, mines, DRAW_NODES).draw(random.Random(seed))
-        if drawn is None:
-            raise NoField(f"no field fits the board: its numbers, flags and total of {mines} mines cannot all be met")
         field = cells == FLAG
-        field.flat[drawn] = True
+        if drawn is not None:
+            field.flat[drawn] = True
+        # the draw reads only the numbers beside a covered cell: the others are checked here
+        opened = cells >= 0
+        if drawn is None or not np.array_equal(numbers_of(field)[opened], cells[opened]):
+            raise NoField(f"no field fits the board: its numbers, flags and total of {mines} mines cannot all be met")
         game = cls(field, mines, seed=seed, auto=auto)
         game._board = (cells.copy(), mines)
         game.sweeper = Sweeper(field, mines)
