@@ -1418,18 +1418,22 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _game_of(args: argparse.Namespace):
-    """The game `recon play` asks for: a map or field file, or a new board."""
+    """The game `recon play` asks for: a board, a map or field file, or a new game."""
     from .generation.classic import check_request
     from .play.game import Game, NoField
 
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
-    if args.file is None:
-        mines = 99 if args.mines is None else args.mines
+
+    def new_game(rows: int, cols: int, mines: int, no_guess: bool = False) -> Game:
+        # the centre's window is the largest a first click keeps free: if the mines fit beside it, they fit anywhere
         try:
-            check_request(args.rows, args.cols, mines, (args.rows // 2, args.cols // 2), True, args.max_cells)
+            check_request(rows, cols, mines, (rows // 2, cols // 2), True, args.max_cells)
         except ValueError as err:
             raise UsageError(str(err)) from None
-        return Game.new(args.rows, args.cols, mines, seed=seed, no_guess=args.no_guess, auto=args.auto)
+        return Game.new(rows, cols, mines, seed=seed, no_guess=no_guess, auto=args.auto)
+
+    if args.file is None:
+        return new_game(args.rows, args.cols, 99 if args.mines is None else args.mines, args.no_guess)
     if args.no_guess:
         raise UsageError("--no-guess makes a new board: it does not apply to FILE")
     data, name = read_input(args.file)
@@ -1449,7 +1453,7 @@ def _game_of(args: argparse.Namespace):
     if mines == grid.size:
         raise UsageError(f"{name}: every cell is a mine: there is nothing to open")
     if not (grid != COVERED).any():  # nothing opened or flagged: a new game of that size, its first click safe
-        return Game.new(*grid.shape, mines, seed=seed, auto=args.auto)
+        return new_game(*grid.shape, mines)
     planted = _planted(data, grid, mines)
     if planted is not None:
         return Game(planted[0], mines, first=planted[1], auto=args.auto, seed=seed)

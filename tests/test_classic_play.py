@@ -358,6 +358,7 @@ def test_a_board_keeps_its_flags_and_auto_mode_plays_on_from_it(tmp_path):
     ("1?\n??\n", ["--mines", "5"], "b.txt: the total of 5 mines cannot be met: the board has 0 flagged and 3"),
     ("# mines: 4\n??\n??\n", [], "b.txt: every cell is a mine: there is nothing to open"),
     ("# mines: 1\n1?\n??\n", ["--no-guess"], "--no-guess makes a new board: it does not apply to FILE"),
+    ("# mines: 5\n???\n???\n", [], "5 mines do not fit: the first click keeps its 3x3 window free"),  # a new game
 ])
 def test_a_board_that_cannot_be_played_is_refused(tmp_path, text, extra, words):
     path = tmp_path / "b.txt"
@@ -370,9 +371,9 @@ def test_a_board_with_nothing_open_is_a_new_game_and_too_many_fields_are_undecid
     from recon.play import game as game_module
 
     path = tmp_path / "b.txt"
-    path.write_text("???\n???\n")
+    path.write_text("????\n" * 4)
     game = _board_game(path, "--mines", "2")
-    assert game.state == "ready" and game.shape == (2, 3) and game.mines == 2 and not game.drawn
+    assert game.state == "ready" and game.shape == (4, 4) and game.mines == 2 and not game.drawn
     path.write_text("# mines: 3\n?11?\n????\n????\n????\n")  # one group of three super cells
     assert _board_game(path).drawn
     monkeypatch.setattr(game_module, "DRAW_NODES", 1)
