@@ -495,3 +495,25 @@ def test_a_board_no_field_fits_draws_none():
     cells[0, 0] = 3  # a corner sees three cells: 3 mines, but the total says 2
     assert Board.from_cells(cells, 2).draw(random.Random(1)) is None
     assert sorted(Board.from_cells(cells, 3).draw(random.Random(1))) == [1, 3, 4]
+
+
+def test_a_line_of_play_too_long_for_the_stack_is_not_searched():
+    """A corridor of 999 covered cells between two rows of known mines, one mine somewhere along
+    it and no number that tells where: 999 fields, few enough for the endgame search, but its
+    lines of play are hundreds of guesses long. The search recursed once a guess and raised
+    RecursionError (`h` in `recon play` on such a board); it now gives up past DEPTH guesses and
+    the look-ahead guesses instead."""
+    n = 999
+    field = np.zeros((4, n), dtype=bool)
+    field[0] = field[2] = True
+    field[1, n // 2] = True
+    mines = int(field.sum())
+    sweeper = Sweeper(field, mines)
+    for c in range(n):
+        sweeper.mark_mine(0, c)
+        sweeper.mark_mine(2, c)
+        sweeper.open(3, c)
+    board = Board.from_cells(sweeper.board_cells(), mines)
+    assert board.odds().weight == n and autoplay._endgame(board) is None
+    cell, safe, sure = autoplay.guess(sweeper, mines, strategy="full")
+    assert cell[0] == 1 and not safe and not sure

@@ -16,7 +16,13 @@ from __future__ import annotations
 
 
 class Budget(Exception):
-    """The search met more sets of fields than it was allowed."""
+    """The search met more sets of fields than it was allowed, or a line of play longer than DEPTH."""
+
+
+#: The search recurses once a guess along a line of play (three Python frames each) and Python's
+#: stack holds about a thousand frames: a longer line (a corridor of cells, one mine somewhere
+#: along it) is not searched, as a search too big (Budget).
+DEPTH = 150
 
 
 def best_guess(fields: list[int], neighbours: list[int], budget: int) -> tuple[int, float]:
@@ -37,20 +43,20 @@ def best_guess(fields: list[int], neighbours: list[int], budget: int) -> tuple[i
                 parts.setdefault((f & around).bit_count(), []).append(f)
         return [tuple(p) for p in parts.values()]
 
-    def value(group: tuple[int, ...]) -> float:
+    def value(group: tuple[int, ...], depth: int) -> float:
         if len(group) == 1:
             return 1.0
         known = memo.get(group)
         if known is not None:
             return known
         left[0] -= 1
-        if left[0] < 0:
+        if left[0] < 0 or depth > DEPTH:
             raise Budget
-        best = _best(group)[1]
+        best = _best(group, depth)[1]
         memo[group] = best
         return best
 
-    def _best(group: tuple[int, ...]) -> tuple[int, float]:
+    def _best(group: tuple[int, ...], depth: int = 0) -> tuple[int, float]:
         n = len(group)
         some, every = 0, ~0
         for f in group:
@@ -61,7 +67,7 @@ def best_guess(fields: list[int], neighbours: list[int], budget: int) -> tuple[i
             if not (some >> i) & 1 and neighbours[i] & differ:
                 parts = split(group, i)
                 if len(parts) > 1:
-                    return i, sum(len(p) * value(p) for p in parts) / n
+                    return i, sum(len(p) * value(p, depth + 1) for p in parts) / n
         varying = [i for i in range(n_cells) if (differ >> i) & 1]
         safe = {i: sum(1 for f in group if not (f >> i) & 1) for i in varying}
         varying.sort(key=lambda i: -safe[i])
@@ -69,7 +75,7 @@ def best_guess(fields: list[int], neighbours: list[int], budget: int) -> tuple[i
         for i in varying:
             if safe[i] / n <= best:
                 break
-            v = sum(len(p) * value(p) for p in split(group, i)) / n
+            v = sum(len(p) * value(p, depth + 1) for p in split(group, i)) / n
             if v > best:
                 best_cell, best = i, v
         return best_cell, best
