@@ -456,8 +456,9 @@ def build_parser() -> argparse.ArgumentParser:
     y = commands.add_parser(
         "play",
         help="play classic Minesweeper in the terminal (needs recon[play])",
-        description="Play a new game, a field, an endoh1 map, or a board from where it stands (its covered cells' "
-        "mines drawn from the fields that fit it, each equally likely) in the terminal. Click or space opens a cell, "
+        description="Play a new game, a field, an endoh1 map, or a board from where it stands (a board generate "
+        "wrote on the field its header's command makes; any other with its covered cells' mines drawn from the "
+        "fields that fit it, each equally likely) in the terminal. Click or space opens a cell, "
         "right click or f flags it, the arrows move; opening a number whose flags are all placed opens its other "
         "neighbours; h shows the next deduction (or else the best guess), p the "
         "mine probabilities, n the next game once one ends; q quits. With --auto, every deduction is played "
