@@ -3,8 +3,8 @@
 The field is drawn at the first click (the clicked cell's window kept free, so it opens a region;
 no-guess boards made from that cell), or given (an endoh1 map or a field: as endoh1 does, a mine
 under the first click is removed), or a board goes on where it stands: its covered cells' mines
-drawn from the fields that fit it, each equally likely. A move that opens a cell the board does not prove safe (its
-exact mine probability, with the total, above 0) counts as a guess. The probabilities come from
+drawn from the fields that fit it, each equally likely. A move that opens a cell the board does
+not prove safe (its exact mine probability, with the total, above 0) counts as a guess. The probabilities come from
 the autoplayer's odds engine (play.odds); a group too large for it goes to the general count, and
 a move that count cannot settle within ODDS_SECONDS counts as a guess too. `auto` is endoh1's
 semi-automatic mode: after each move the rules open every safe cell and flag every mine.
@@ -85,19 +85,20 @@ class Game:
         which), its opened cells open, its flags placed. NoField when no field fits;
         play.odds.TooMany when a group has too many solutions to draw from."""
         cells = np.asarray(cells, dtype=np.int8)
-        drawn = Board.from_cells(cells, mines, DRAW_NODES).draw(random.Random(seed))
-        field = cells == FLAG
+        groups: dict = {}  # the draw's group tables and binomials: the game's first odds ask the same
+        drawn = Board.from_cells(cells, mines, DRAW_NODES, cache=groups).draw(random.Random(seed))
+        opened, flags = cells >= 0, cells == FLAG
+        field = flags.copy()
         if drawn is not None:
             field.flat[drawn] = True
         # the draw reads only the numbers beside a covered cell: the others are checked here
-        opened = cells >= 0
         if drawn is None or not np.array_equal(numbers_of(field)[opened], cells[opened]):
             raise NoField(f"no field fits the board: its numbers, flags and total of {mines} mines cannot all be met")
         game = cls(field, mines, seed=seed, auto=auto)
-        game._board = (cells.copy(), mines)
+        game._board, game._groups = (cells.copy(), mines), groups
         game.sweeper = Sweeper(field, mines)
-        game.sweeper.resume(cells >= 0, cells == FLAG)
-        game.flags = (cells == FLAG).copy()
+        game.sweeper.resume(opened, flags)
+        game.flags = flags
         game.state, game.started = "playing", time.monotonic()
         game.first = game._one_click()
         game._after_move()
@@ -116,12 +117,10 @@ class Game:
             x = todo.pop()
             if numbers[x]:
                 continue
-            r, c = divmod(x, self.cols)
-            for i in range(max(r - 1, 0), min(r + 2, self.rows)):
-                for j in range(max(c - 1, 0), min(c + 2, self.cols)):
-                    if i * self.cols + j not in region:
-                        region.add(i * self.cols + j)
-                        todo.append(i * self.cols + j)
+            for r, c in window_cells(self.shape, *divmod(x, self.cols)):
+                if r * self.cols + c not in region:
+                    region.add(r * self.cols + c)
+                    todo.append(r * self.cols + c)
         return divmod(start, self.cols) if len(region) == len(opened) else None
 
     def again(self) -> "Game":

@@ -57,7 +57,8 @@ def _walk(size: list[int], touches: list[list[int]], need: list[int], left: list
           nodes: int | None = None, what: str = "", total: int | None = None):
     """Every solution of a group's super cells, depth first: yield (mines, ways) with `value`
     holding each super cell's mines (k mines among s cells lie C(s, k) ways). `need` and `left`
-    (each equation's mines and cells not yet given a value) are updated in place and restored.
+    (each equation's mines and cells not yet given a value) are updated in place, and restored
+    when the walk runs to its end.
     A loop, not recursion: a frontier can join thousands of super cells. nodes: TooMany past that
     many super cells entered; total: only solutions with exactly that many mines."""
     n = len(size)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import OPEN, status
+from ..model import OPEN, status, window_cells
 from .trim import Contradiction, Trimmer
 
 #: The total joins the rules once at most this many cells are left covered.
@@ -161,10 +161,8 @@ class Sweeper:
         covered_near = status(~(self.opened | self.flagged)) > 0
         for x in np.flatnonzero(self.opened & covered_near).tolist():
             if self.numbers[x] == 0:
-                r, c = divmod(x, self.cols)
-                for i in range(max(r - 1, 0), min(r + 2, self.rows)):
-                    for j in range(max(c - 1, 0), min(c + 2, self.cols)):
-                        self.open(i, j)
+                for r, c in window_cells((self.rows, self.cols), *divmod(x, self.cols)):
+                    self.open(r, c)
 
     def mark_mine(self, r: int, c: int) -> None:
         """Record a mine proved some other way (exact probabilities): the rules take it in."""
