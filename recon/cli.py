@@ -1152,8 +1152,7 @@ def cmd_generate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
 def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Generator, stdout: TextIO, stderr: TextIO) -> int:
     """generate --classic: a board after a safe first click (no-guess if asked), in a classic format."""
     from .generation import GenerationFailed, GenerationTimeout
-    from .generation.classic import NoBoard, check_request, draw_field, no_guess_field
-    from .rules.sweeper import Sweeper
+    from .generation.classic import NoBoard, check_request
 
     fmt = args.format or "board"
     if fmt not in CLASSIC_FORMATS:
@@ -1182,7 +1181,7 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
     start = time.perf_counter()
     if args.no_guess:
         try:
-            field, stats = no_guess_field(rows, cols, mines, rng, first, zero, time_limit=_time_left(args))
+            field, stats = _classic_field(rows, cols, mines, rng, first, zero, True, _time_left(args))
         except NoBoard as err:
             raise UsageError(str(err)) from None
         except GenerationTimeout:
@@ -1195,14 +1194,12 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
                      f"{stats['perturbations']} perturbation(s) in {stats['runs']} run(s), the last without a guess; "
                      f"{time.perf_counter() - start:.2f} s\n")
     else:
-        field = draw_field(rows, cols, mines, rng, first, zero)
+        field = _classic_field(rows, cols, mines, rng, first, zero, False)[0]
     header = f"# {command}\n# first click: r{first[0] + 1}c{first[1] + 1}\n# mines: {mines}\n"
     if args.field:
         write_atomically(args.field, header + format_field(field))
     if fmt == "board":
-        sweeper = Sweeper(field)
-        sweeper.open(*first)  # what the first click shows: the cell, and the region a zero opens
-        text = header + format_board(sweeper.board_cells())
+        text = header + format_board(_first_board(field, first))
     elif fmt == "field":
         text = header + format_field(field)
     elif fmt == "mines":
@@ -1211,6 +1208,26 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
         text = format_endoh1(field)
     emit(text, args.out, stdout)
     return EXIT_UNIQUE
+
+
+def _classic_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int], zero: bool,
+                   no_guess: bool, time_limit: float | None = None) -> tuple[np.ndarray, dict | None]:
+    """The field `generate --classic` makes (and, no-guess, how), as `play` makes it again from a
+    board's header (`_planted`)."""
+    from .generation.classic import draw_field, no_guess_field
+
+    if no_guess:
+        return no_guess_field(rows, cols, mines, rng, first, zero, time_limit=time_limit)
+    return draw_field(rows, cols, mines, rng, first, zero), None
+
+
+def _first_board(field: np.ndarray, first: tuple[int, int]) -> np.ndarray:
+    """What the first click shows: the cell, and the region a zero opens (recon.io.classic's codes)."""
+    from .rules.sweeper import Sweeper
+
+    sweeper = Sweeper(field)
+    sweeper.open(*first)
+    return sweeper.board_cells()
 
 
 def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -1475,8 +1492,6 @@ def _planted(data: bytes, cells: np.ndarray, mines: int) -> tuple[np.ndarray, tu
     board is played on its own field: one drawn from those that fit its first click need not be
     no-guess."""
     from .generation import GenerationFailed
-    from .generation.classic import draw_field, no_guess_field
-    from .rules.sweeper import Sweeper
 
     m = _PLANTED.search(data)
     if m is None:
@@ -1485,15 +1500,11 @@ def _planted(data: bytes, cells: np.ndarray, mines: int) -> tuple[np.ndarray, tu
     first, zero, seed = (r - 1, c - 1), m.group(6) == b"zero", int(m.group(8))
     if (rows, cols) != cells.shape or total != mines or not (0 <= first[0] < rows and 0 <= first[1] < cols):
         return None
-    rng = np.random.default_rng(seed)
     try:
-        field = no_guess_field(rows, cols, mines, rng, first, zero)[0] if m.group(7) else draw_field(
-            rows, cols, mines, rng, first, zero)
+        field = _classic_field(rows, cols, mines, np.random.default_rng(seed), first, zero, bool(m.group(7)))[0]
     except (ValueError, GenerationFailed):  # a header edited to ask for what cannot be made
         return None
-    sweeper = Sweeper(field)
-    sweeper.open(*first)
-    return (field, first) if np.array_equal(sweeper.board_cells(), cells) else None
+    return (field, first) if np.array_equal(_first_board(field, first), cells) else None
 
 
 def _play_input(data: bytes, name: str, max_cells: int, mines_given: bool) -> tuple[str, np.ndarray, object]:
