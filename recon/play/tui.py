@@ -173,10 +173,9 @@ class PlayApp(App):
         self.refresh_view(keep_hint=True)
 
     def open_cell(self, r: int, c: int) -> None:
-        """Open a cell (a click or space): at once on a small board, in a thread on a large one."""
+        """Open a cell (a click or space; both wait while a move runs): at once on a small board,
+        in a thread on a large one."""
         game = self.game
-        if self.busy is not None:
-            return
         if game.rows * game.cols < BACKGROUND_CELLS or game.state in ("won", "lost"):
             game.open(r, c)
             self.refresh_view()
