@@ -311,6 +311,8 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     group_eqs: dict[int, list] = {g: [] for g in members}
     for eq in equations:
         group_eqs[joined.find(eq[0][0])].append(eq)
+    for g in group_eqs:
+        group_eqs[g] = _along(group_eqs[g], cols)
     shared = {0: ZERO, 1: ONE, undecided: HALF}  # one object per value: a grid of millions of cells shares three
     prob = [[shared[value[r * cols + c]] for c in range(cols)] for r in range(rows)]
     total, exact = 1 << (len(open_cells) - len(seen_by_clue)), True  # cells no open clue sees: free
@@ -548,6 +550,18 @@ def _super_cells(cells: list[int], equations):
     for x in cells:
         members.setdefault(tuple(eqs_of.get(x, ())), []).append(x)
     return sorted(members.items())
+
+
+def _along(equations, cols: int):
+    """A group's equations in order along its longer side (by each one's first cell), so that the
+    super cells, sorted by their first equation, sweep the group in that direction: the state of
+    `_by_frontier` then holds the equations across the short side. In clue order, a 3x3000
+    strip's frontier ran along its rows and held thousands of open equations."""
+    rows_of = [x // cols for eq, _ in equations for x in eq]
+    cols_of = [x % cols for eq, _ in equations for x in eq]
+    if max(cols_of) - min(cols_of) > max(rows_of) - min(rows_of):
+        return sorted(equations, key=lambda eq: min((x % cols, x // cols) for x in eq[0]))
+    return sorted(equations, key=lambda eq: min(eq[0]))
 
 
 def _add_shifted(into: list[int], poly: list[int], shift: int, factor: int) -> list[int]:
