@@ -638,6 +638,52 @@ def test_a_move_on_a_large_board_runs_in_a_thread_and_the_screen_stays_live():
     asyncio.run(scenario())
 
 
+def test_a_large_board_is_drawn_again_in_a_thread():
+    """`n` after a board's game draws its covered mines again (1.4 s on 1000x1000): from
+    BACKGROUND_CELLS cells in a thread, the status line saying so while the cursor moves and the
+    board's keys wait, then the next game is the one the board gives with the next seed."""
+    pytest.importorskip("textual")
+    import threading
+
+    from recon.play.tui import BACKGROUND_CELLS, PlayApp
+
+    released = threading.Event()
+
+    class Held(Game):  # the draw waits until the test has looked at the screen
+        def again(self):
+            assert released.wait(30)
+            return super().again()
+
+    first = Game.new(100, 100, 1500, seed=2)
+    first.open(50, 50)
+    cells = np.where(first.opened, neighbours(first.field), -1)
+    game = Held.from_board(cells, 1500, seed=7)
+    assert game.rows * game.cols >= BACKGROUND_CELLS and game.drawn
+    game.open(*np.argwhere(game.field & ~game.opened)[0])  # a mine: the end screen shows at once
+    assert game.state == "lost"
+
+    async def scenario():
+        app = PlayApp(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")  # on the end screen
+            assert app.busy and "drawing the board's mines again" in app.status_line() and app.game is game
+            assert not await app.run_action("open") and await app.run_action("move(0, 1)")
+            released.set()
+            for _ in range(300):
+                if app.busy is None:
+                    break
+                await pilot.pause(0.05)
+            assert app.busy is None and app.game is not game and app.game.state == "playing"
+            assert app.cursor == (50, 50) and "drawing" not in app.status_line()
+            await pilot.press("q")
+        return app.game
+
+    following = asyncio.run(scenario())
+    direct = Game.from_board(cells, 1500, seed=8)
+    assert following.seed == 8 and following.drawn and (following.field == direct.field).all()
+    assert (following.opened == direct.opened).all() and (following.opened == (cells >= 0)).all()
+
+
 def test_an_error_in_a_move_thread_ends_the_game_and_is_raised_again():
     """A bug in a move run in a thread is not lost with the thread: the screen closes and
     `run_game` raises it, so that the command line reports an internal error (exit 70)."""

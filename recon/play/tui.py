@@ -11,8 +11,9 @@ board is 90 characters at 3, 60 at 2); a board wider or taller than that scrolls
 Only the rows and columns on screen are drawn, so a key press costs the same on any board.
 
 On a board of BACKGROUND_CELLS cells or more, a move that opens cells (the first click makes the
-board; in auto mode the rules follow each click) runs in a thread: the status line says what it is
-doing and for how long, the cursor still moves, q still quits, and the other keys wait for it.
+board; in auto mode the rules follow each click), and drawing a board's covered mines again for the
+next game, run in a thread: the status line says what it is doing and for how long, the cursor
+still moves, q still quits, and the other keys wait for it.
 """
 
 from __future__ import annotations
@@ -180,32 +181,37 @@ class PlayApp(App):
             game.open(r, c)
             self.refresh_view()
             return
-        self.busy = (f"making a no-guess board from {cell_name(r, c)}" if game.state == "ready" and game.no_guess
-                     else f"opening {cell_name(r, c)}")
+        self._in_thread(f"making a no-guess board from {cell_name(r, c)}" if game.state == "ready" and game.no_guess
+                        else f"opening {cell_name(r, c)}", lambda: game.open(r, c), lambda _: self.refresh_view())
+
+    def _in_thread(self, doing: str, work, then) -> None:
+        """Run work() in a thread, the status line saying what it is doing; then then(its result)
+        on the screen's thread. (The game cannot change meanwhile: the keys that change it wait.)"""
+        self.busy = doing
         self._busy_since = time.monotonic()
         self.refresh_view()
 
-        def move() -> None:
-            error = None
+        def run() -> None:
+            result = error = None
             try:
-                game.open(r, c)
+                result = work()
             except Exception as err:  # raised again by run_game once the screen is gone (a bug: exit 70)
                 error = err
             try:
-                self.call_from_thread(self._moved, error)
+                self.call_from_thread(self._moved, then, result, error)
             except RuntimeError:  # the player quit meanwhile
                 pass
 
         # a daemon: q need not wait for a board nobody will play
-        threading.Thread(target=move, name="recon-play-move", daemon=True).start()
+        threading.Thread(target=run, name="recon-play-move", daemon=True).start()
 
-    def _moved(self, error: Exception | None) -> None:
+    def _moved(self, then, result, error: Exception | None) -> None:
         self.busy = None
         if error is not None:
             self.error = error
             self.exit()
-        else:  # (the game cannot have changed: "again" waits too)
-            self.refresh_view()
+        else:
+            then(result)
 
     def action_hint(self) -> None:
         self.shown_hint = self.game.hint()
@@ -244,11 +250,17 @@ class PlayApp(App):
     def _after_end(self, what: str | None) -> None:
         if what == "quit":
             self.exit()
+        elif what == "new" and self.game.drawn and self.game.rows * self.game.cols >= BACKGROUND_CELLS:
+            # a board's covered mines drawn again: seconds on the largest boards, so in a thread
+            self._in_thread("drawing the board's mines again", self.game.again, self._start)
         elif what == "new":
-            self.game = self.game.again()
-            self._ended = False
-            self.cursor = (self.game.rows // 2, self.game.cols // 2)
-            self.refresh_view()
+            self._start(self.game.again())
+
+    def _start(self, game: Game) -> None:
+        self.game = game
+        self._ended = False
+        self.cursor = (game.rows // 2, game.cols // 2)
+        self.refresh_view()
 
     def cell_text(self, r: int, c: int) -> tuple[str, str]:
         """A cell's characters (cell_w of them) and style."""
