@@ -373,18 +373,34 @@ class Board:
             tables.append(table)
         return tables
 
-    def odds(self, equations: list[Equation] | None = None, opened: int = -1) -> Odds | None:
-        """The exact odds with these equations (default the board's), `opened` taken as opened;
-        None when no field fits."""
-        equations = self.equations if equations is None else equations
+    def _parts(self, equations: list[Equation], opened: int = -1):
+        """The groups of these equations, each one's solutions by mine count (`_tables`), the
+        interior (the undecided cells no equation holds, but `opened`), and each group's count of
+        solutions by mine count; None when a group has no solution."""
         groups = _groups(equations)
         tables = self._tables(groups)
         if tables is None:
             return None
         frontier = {x for cells, _ in groups for x in cells}
         interior = [x for x in self.undecided if x not in frontier and x != opened]
+        return groups, tables, interior, [{m: row[0] for m, row in t.items()} for t in tables]
+
+    def _binomials(self) -> Binomials:
+        """C(q, k) for the interior's q cells, stepped from those of earlier calls and moves of
+        the game (kept in the cache)."""
+        binomials = self._cache.get("binomials")
+        if binomials is None:
+            binomials = self._cache["binomials"] = Binomials()
+        return binomials
+
+    def odds(self, equations: list[Equation] | None = None, opened: int = -1) -> Odds | None:
+        """The exact odds with these equations (default the board's), `opened` taken as opened;
+        None when no field fits."""
+        parts = self._parts(self.equations if equations is None else equations, opened)
+        if parts is None:
+            return None
+        groups, tables, interior, polys = parts
         q = len(interior)
-        polys = [{m: row[0] for m, row in t.items()} for t in tables]
         # the weight of the other groups and the interior, for each count of mines in one group
         prefix = [{0: 1}]
         for p in polys:
@@ -395,10 +411,7 @@ class Board:
         suffix.reverse()
         left = self.left
 
-        # C(q, k) for the interior's q cells, from those of earlier calls and moves of the game
-        binomials = self._cache.get("binomials")
-        if binomials is None:
-            binomials = self._cache["binomials"] = Binomials()
+        binomials = self._binomials()
 
         def choose(k: int) -> int:
             return binomials(q, k)
@@ -500,13 +513,10 @@ class Board:
         equally likely (None when none fits): how many mines each group holds, drawn with the
         groups' and the interior's exact weights (the total shared out from the last group back),
         then a solution of each group with that many, then the interior's mines."""
-        groups = _groups(self.equations)
-        tables = self._tables(groups)
-        if tables is None:
+        parts = self._parts(self.equations)
+        if parts is None:
             return None
-        frontier = {x for cells, _ in groups for x in cells}
-        interior = [x for x in self.undecided if x not in frontier]
-        polys = [{m: row[0] for m, row in t.items()} for t in tables]
+        groups, _, interior, polys = parts
         if self.left is None:  # no total: each group and each interior cell on its own
             counts = [_pick(rnd, p) for p in polys]
             inner = [x for x in interior if rnd.getrandbits(1)]
@@ -515,7 +525,7 @@ class Board:
             for p in polys:
                 prefix.append(_convolve(prefix[-1], p))
             q, left = len(interior), self.left
-            binomials = self._cache.setdefault("binomials", Binomials())  # C(q, k) stepped, as in odds
+            binomials = self._binomials()
             ends = {s: n * binomials(q, left - s) for s, n in prefix[-1].items()}
             if not any(ends.values()):
                 return None
