@@ -152,8 +152,6 @@ def test_generate_classic_command(tmp_path):
     assert text.startswith("# recon generate 9 9 --classic --mines 10 --first 5,5 --first-click zero --no-guess --seed 7\n")
     cells, mines = parse_board(text)
     assert mines == 10 and cells[4, 4] == 0
-    from recon.io.text import parse_field
-
     field = parse_field(field_path.read_text())
     assert (cells[cells >= 0] == neighbours(field)[cells >= 0]).all() and not field[cells >= 0].any()
     # the board is what the player sees: every field it allows agrees on the opened cells
@@ -181,7 +179,6 @@ def test_generate_classic_outputs_read_back_as_what_they_are(tmp_path, rows, col
     Mines game ID and the endoh1 map converted back to the planted field and played on it, and
     refused by solve, count and explain (they are whole fields)."""
     from recon.cli import _game_of, build_parser
-    from recon.io.text import parse_field
 
     size = [str(rows), str(cols), "--classic", "--mines", str(mines), "--seed", "5"]
     board, planted = tmp_path / "board.txt", tmp_path / "field.txt"
