@@ -63,6 +63,9 @@ PROBABILITY_CELLS = 1_000_000
 #: (docs/decisions.md, "Measurements behind the constants").
 QUICK_SHARE = 0.25
 QUICK_SECONDS = 10.0
+#: The first pass also gives up past this many states a step along the frontier: on a search
+#: puzzle one clue short it built 100,000 for seconds, where SAT's backbone then settled it at once.
+QUICK_STATES = 10_000
 #: With python-sat, a partial status is first asked whether it has exactly one solution, for at
 #: most this long (and at most the first pass's budget).
 PROBE_SECONDS = 5.0
@@ -184,7 +187,8 @@ def count_solutions(
     exhausted = False
     quick_end = start + quick
     if super_cells:
-        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, quick_end, quick=True, progress=progress)
+        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, quick_end, quick=True, progress=progress,
+                                                                  states=min(limit, QUICK_STATES))
     if not exhausted:
         n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, super_cells=super_cells,
                                                                   progress=progress)
@@ -262,9 +266,10 @@ def _same_count(n: int, by: str, engine: str, other: int) -> None:
 
 
 def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool = False, super_cells: bool = True,
-               progress=None):
+               progress=None, states: int | None = None):
     """Count a partial status group by group: (count, exact, per-cell Fractions, how it was
-    counted, the cells proved to vary or None, the number of groups)."""
+    counted, the cells proved to vary or None, the number of groups). quick: by super cells and
+    along the frontier alone, keeping at most `states` states a step there (default `limit`)."""
     rows, cols = problem.shape
     # deduction from the clues and fixed cells (the total comes in when the groups are combined)
     plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
@@ -327,7 +332,7 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
             count, tally, complete, per_k = _by_super_cells(sorted(cells), group_eqs[g], min(limit, QUICK_ASSIGNMENTS), deadline)
             how = "super cells"
             if not complete:  # a long frontier: dynamic programming along it
-                count, tally, complete, per_k = _by_frontier(sorted(cells), group_eqs[g], limit, deadline)
+                count, tally, complete, per_k = _by_frontier(sorted(cells), group_eqs[g], states or limit, deadline)
                 how = "super cells along the frontier"
             if not complete:
                 return 0, False, None, "", None, 0
@@ -445,24 +450,39 @@ def _lower_bound_with_total(product: int, left: int, free: int) -> int:
 
 def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None, super_cells: bool = True):
     """Count the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell,
-    complete, how, the same split by mines). First by super cells (below), at most `limit`
-    assignments of them; past that, with python-sat, SAT lists up to SAT_FIRST solutions (a solve
-    each: fast when they are few, however hard the search), then the backtracking search (fast
-    per solution where propagation is strong, exponential where it is weak)."""
+    complete, how, the same split by mines). First by super cells (below), at most
+    QUICK_ASSIGNMENTS assignments of them; past that, with python-sat, SAT lists up to SAT_FIRST
+    solutions (a solve each: fast when they are few, however hard the search); past those, dynamic
+    programming along the frontier (at most `limit` states a step), then super cells again up to
+    `limit` assignments; last the backtracking search (fast per solution where propagation is
+    strong, exponential where it is weak). A long group with more than `limit` solutions is
+    counted only along the frontier: listing its assignments first took the whole time limit."""
     if super_cells:
-        found, tally, complete, per_k = _by_super_cells(cells, equations, limit, deadline)
+        found, tally, complete, per_k = _by_super_cells(cells, equations, min(limit, QUICK_ASSIGNMENTS), deadline)
         if complete:
             return found, tally, True, "super cells", per_k
-    listed = 0
+    by_sat = None
     if sat.AVAILABLE:
         first = min(SAT_FIRST, limit)
         found, tally, complete, per_k = _enumerate_with(sat.iter_equation_solutions, cells, equations, first, deadline)
-        if complete or first == limit:
-            return found, tally, complete, "SAT", per_k
-        listed = found  # SAT listed that many already: a lower bound, whatever backtracking lists
+        if complete:
+            return found, tally, True, "SAT", per_k
+        by_sat = found, tally, False, "SAT", per_k  # a lower bound, whatever the search after lists
+    if super_cells:
+        # (half the time left: where the frontier is too wide, the search after it lists a lower bound)
+        halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
+        found, tally, complete, per_k = _by_frontier(cells, equations, limit, halfway)
+        if complete:
+            return found, tally, True, "super cells along the frontier", per_k
+        if limit > QUICK_ASSIGNMENTS:
+            found, tally, complete, per_k = _by_super_cells(cells, equations, limit, deadline)
+            if complete:
+                return found, tally, True, "super cells", per_k
+    if by_sat is not None and by_sat[0] >= limit:  # SAT listed `limit` already: no search lists more
+        return by_sat
     found, tally, complete, per_k = _enumerate_with(backtrack.iter_equation_solutions, cells, equations, limit, deadline)
-    if not complete and found < listed:
-        return listed, tally, False, "SAT", per_k
+    if by_sat is not None and not complete and found < by_sat[0]:
+        return by_sat
     return found, tally, complete, "backtracking", per_k
 
 
@@ -613,8 +633,8 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
             sums[e] = s
         return tuple(sums.get(e, 0) for e in active[i + 1])
 
-    def late(count: int) -> bool:
-        return deadline is not None and count & 255 == 0 and time.perf_counter() > deadline
+    def late(count: int) -> bool:  # (a state's polynomials can be long: the clock is read often)
+        return deadline is not None and count & 15 == 0 and time.perf_counter() > deadline
 
     forward = [{(): [1]}]
     work = 0

@@ -271,6 +271,31 @@ def test_a_long_strip_is_counted_along_its_length_either_way_round(shape):
     assert all(counted.probabilities[r][c] == Fraction(tally[r, c], truth) for r in range(shape[0]) for c in range(shape[1]))
 
 
+@pytest.mark.parametrize("shape", [(3, 120), (120, 3), (2, 150)])
+def test_a_group_with_more_solutions_than_the_limit_is_counted_along_its_frontier(shape):
+    """The second pass (after SAT's backbone) counts a group that cannot be listed, more
+    solutions than the limit, along its frontier: exactly, with every cell's share, against the
+    column-by-column count. (It listed super cells, SAT's solutions and the search's up to the
+    limit and stopped at a lower bound, which on an 8x300 strip took the whole minute.)"""
+    from recon.counting import _along, _enumerate_group
+    from recon.model import window_cells
+
+    rng = np.random.default_rng(sum(shape) + 1)
+    field = rng.random(shape) < 0.4
+    clues, known = status(field), rng.random(shape) >= 0.6
+    cols = shape[1]
+    equations = [([r * cols + c for r, c in window_cells(shape, i, j)], int(clues[i, j])) for i, j in zip(*np.nonzero(known))]
+    cells = sorted({x for eq, _ in equations for x in eq})
+    free = field.size - len(cells)  # no clue sees them: a factor of 2 each in the oracle's count
+    flip = shape[0] > 3
+    truth, tally = strip_count(*((clues.T, known.T) if flip else (clues, known)))
+    tally = (tally.T if flip else tally).ravel()
+    count, shares, complete, how, _ = _enumerate_group(cells, _along(equations, cols), 1000, None)
+    assert complete and how == "super cells along the frontier" and count > 1000
+    assert count << free == truth
+    assert all(shares[x] << free == tally[x] for x in cells)
+
+
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3)])
 def test_a_count_cut_short_keeps_every_solution_sat_listed(monkeypatch, shape):
     """When SAT lists SAT_FIRST solutions of a group and the search that takes over runs out of
