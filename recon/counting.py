@@ -617,11 +617,9 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
         for e in touches[i]:
             left[e] -= size[i]
             room_after[i][e] = left[e]
-    active: list[tuple[int, ...]] = [()]  # the open equations before super i, in a fixed order
-    for i in range(n):
-        now = [e for e in active[-1] if last[e] >= i] + [e for e in touches[i] if e not in active[-1]]
-        active.append(tuple(e for e in now if last[e] > i))
-    # active[i + 1]: open after super i; the equations super i touches are in active[i] or new
+    # active[i]: the open equations before super i, in a fixed order; active[i + 1] is made as the
+    # forward pass reaches super i (on a wide group making them all first ran past the deadline)
+    active: list[tuple[int, ...]] = [()]
 
     def step(i: int, state: tuple, k: int):
         """The state after giving super i k mines, from `state` over active[i]; None if it breaks."""
@@ -639,6 +637,10 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
     forward = [{(): [1]}]
     work = 0
     for i in range(n):
+        if deadline is not None and time.perf_counter() > deadline:
+            return 0, {}, False, {}
+        before = set(active[i])  # each has its last super at i or later
+        active.append(tuple(e for e in active[i] + tuple(e for e in touches[i] if e not in before) if last[e] > i))
         nxt: dict[tuple, list[int]] = {}
         for state, poly in forward[i].items():
             work += 1
