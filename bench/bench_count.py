@@ -5,8 +5,8 @@
 Two kinds of input, each counted with every cell's probability (`count_solutions`, in process):
 - random: a random field (P = 40 %) with a share of its clues hidden (many solutions, often
   more than any list reaches: counted only by super cells and along the frontier);
-- search: a minimal search-grade puzzle at 40 % (`generate_puzzle`, one a seed) with 1, 2 or 4 clues
-  dropped at random (few solutions in one large group, which SAT's backbone settles).
+- search: a minimal search-grade puzzle at 40 % (`generate_puzzle`, one a seed) with 1, 2 or 4
+  clues dropped at random (few solutions in one large group, which SAT's backbone settles).
 The peer, timed in the same run on the same input: the count without super cells
 (`super_cells=False`: SAT's backbone, then SAT's and the search's lists). Each row gives the
 median seconds over seeds and on how many seeds each was exact; where both are exact, the counts
