@@ -453,10 +453,10 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     complete, how, the same split by mines). First by super cells (below), at most
     QUICK_ASSIGNMENTS assignments of them; past that, with python-sat, SAT lists up to SAT_FIRST
     solutions (a solve each: fast when they are few, however hard the search); past those, dynamic
-    programming along the frontier (at most `limit` states a step), then super cells again up to
-    `limit` assignments; last the backtracking search (fast per solution where propagation is
-    strong, exponential where it is weak). A long group with more than `limit` solutions is
-    counted only along the frontier: listing its assignments first took the whole time limit."""
+    programming along the frontier (at most `limit` states a step); last the backtracking search
+    (fast per solution where propagation is strong, exponential where it is weak), a lower bound
+    where it cannot finish. A long group with more than `limit` solutions is counted only along
+    the frontier: listing its assignments first took the whole time limit."""
     if super_cells:
         found, tally, complete, per_k = _by_super_cells(cells, equations, min(limit, QUICK_ASSIGNMENTS), deadline)
         if complete:
@@ -474,10 +474,6 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         found, tally, complete, per_k = _by_frontier(cells, equations, limit, halfway)
         if complete:
             return found, tally, True, "super cells along the frontier", per_k
-        if limit > QUICK_ASSIGNMENTS:
-            found, tally, complete, per_k = _by_super_cells(cells, equations, limit, deadline)
-            if complete:
-                return found, tally, True, "super cells", per_k
     if by_sat is not None and by_sat[0] >= limit:  # SAT listed `limit` already: no search lists more
         return by_sat
     found, tally, complete, per_k = _enumerate_with(backtrack.iter_equation_solutions, cells, equations, limit, deadline)
