@@ -27,7 +27,7 @@ from .io.reading import InputError, problem_from_bytes, refuse_whole_field
 from .io.text import FormatError, decimal_text, decode_text, format_field, format_fields, json_text, parse_field
 from .counting import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
-from .model import MAX_CELLS, Problem, cell_name, check_size, equations, make_problem, random_field, status
+from .model import MAX_CELLS, OPEN, Problem, cell_name, check_size, equations, make_problem, random_field, status
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
 from .compiled import AVAILABLE as COMPILED_AVAILABLE
 from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
@@ -1214,10 +1214,10 @@ def _classic_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
                    no_guess: bool, time_limit: float | None = None) -> tuple[np.ndarray, dict | None]:
     """The field `generate --classic` makes (and, no-guess, how), as `play` makes it again from a
     board's header (`_planted`)."""
-    from .generation.classic import draw_field, no_guess_field
+    from .generation.classic import draw_field, no_guess_field, player_rules
 
     if no_guess:
-        return no_guess_field(rows, cols, mines, rng, first, zero, time_limit=time_limit)
+        return no_guess_field(rows, cols, mines, rng, first, zero, time_limit=time_limit, rules=player_rules((rows, cols)))
     return draw_field(rows, cols, mines, rng, first, zero), None
 
 
@@ -1303,6 +1303,10 @@ def cmd_warmup(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         generate_puzzle(side, side, 50, np.random.default_rng(1), difficulty=difficulty, options=options)
     # groups too large for elimination (from about 55x55 up) are joined by a kernel no 12x12 reaches
     compiled.LargeGroup(np.ones((3, 3), dtype=bool), np.ones((3, 3), dtype=bool), 1).still_too_large(np.arange(9) > 0)
+    # and the classic player's rules, which auto mode runs compiled on large boards
+    from .compiled.pairwise import sweep_fixed
+
+    sweep_fixed(np.zeros((3, 3), dtype=np.int8), np.eye(3, dtype=bool), np.where(np.eye(3), 0, OPEN).astype(np.int8))
     stdout.write(f"compiled kernels {'were already in' if was else 'written to'} numba's cache: "
                  f"{time.perf_counter() - start:.1f} s\n")
     return 0

@@ -376,3 +376,105 @@ def test_a_board_with_nothing_open_is_a_new_game_and_too_many_fields_are_undecid
     monkeypatch.setattr(game_module, "DRAW_NODES", 1)
     code, out, err = run("play", str(path))
     assert code == 4 and not out and "too many fields to draw one exactly: no game" in err
+
+
+def _games(rng, shapes, per_shape):
+    """Fields of several shapes and densities, each with a first click at a random free cell."""
+    for shape in shapes:
+        for _ in range(per_shape):
+            cells = shape[0] * shape[1]
+            mines = int(rng.integers(1, max(2, int(cells * rng.uniform(0.08, 0.3)))))
+            first = (int(rng.integers(shape[0])), int(rng.integers(shape[1])))
+            yield draw_field(*shape, mines, rng, first, zero=False), mines, first
+
+
+def _guess(sweeper: Sweeper, rng) -> bool:
+    """Open a covered safe cell at random, as a lucky guess; False when none is left."""
+    safe = np.flatnonzero(~sweeper.opened.ravel() & ~sweeper.field.ravel())
+    if not len(safe):
+        return False
+    assert sweeper.open(*divmod(int(safe[rng.integers(len(safe))]), sweeper.cols))
+    return True
+
+
+SWEEP_SHAPES = [(1, 40), (40, 1), (2, 30), (30, 2), (3, 17), (9, 9), (16, 30), (41, 37)]
+
+
+def test_the_compiled_rules_open_and_mark_what_the_python_rules_do():
+    """`sweep_fixed` (the single and pairwise rules compiled, opening what they prove safe) ends
+    where the Python player's rules end (a player told no total and running no elimination),
+    from first clicks and from boards after lucky guesses, with known mines among them."""
+    pytest.importorskip("numba")
+    from recon.compiled.pairwise import sweep_fixed
+
+    rng = np.random.default_rng(41)
+    grew = 0
+    for field, _, first in _games(rng, SWEEP_SHAPES, 6):
+        sweeper = Sweeper(field, None, elimination=False)
+        sweeper.open(*first)
+        for _ in range(4):
+            before = sweeper.opened.copy(), sweeper.known().copy()
+            opened, known = sweep_fixed(numbers_of(field), *before)
+            sweeper.advance()
+            assert np.array_equal(opened, sweeper.opened), (field.shape, first)
+            assert np.array_equal(known, sweeper.known()), (field.shape, first)
+            assert np.array_equal(known == 1, sweeper.flagged)
+            grew += int(opened.sum()) > int(before[0].sum())
+            if not _guess(sweeper, rng):
+                break
+    assert grew >= 25  # the rules opened cells: the comparison means something
+
+
+def test_a_player_with_the_compiled_cascade_plays_the_same_games():
+    """The whole player (the total and elimination too) with the compiled cascade on from the first
+    cell opens and marks what it does without, move after move."""
+    pytest.importorskip("numba")
+    from recon.compiled.pairwise import sweep_fixed
+
+    rng = np.random.default_rng(42)
+    for field, mines, first in _games(rng, SWEEP_SHAPES, 4):
+        plain = Sweeper(field, mines)
+        fast = Sweeper(field, mines, cascade=sweep_fixed, cascade_cells=0)
+        for sweeper in (plain, fast):
+            sweeper.open(*first)
+        while True:
+            assert plain.advance() == fast.advance()
+            assert np.array_equal(plain.opened, fast.opened) and np.array_equal(plain.flagged, fast.flagged)
+            assert np.array_equal(plain.known(), fast.known()), (field.shape, first)
+            if plain.won:
+                break
+            state = rng.bit_generator.state
+            _guess(plain, rng)
+            rng.bit_generator.state = state
+            _guess(fast, rng)
+
+
+def test_the_compiled_rules_refuse_numbers_that_contradict_each_other():
+    pytest.importorskip("numba")
+    from recon.compiled.pairwise import sweep_fixed
+    from recon.model import OPEN
+
+    opened = np.array([[True, False, False]])
+    known = np.array([[0, OPEN, OPEN]], dtype=np.int8)
+    with pytest.raises(ValueError, match="contradict"):
+        sweep_fixed(np.array([[2, 0, 0]]), opened, known)  # 2 mines beside a corner with 1 neighbour
+    assert sweep_fixed(np.array([[1, 0, 0]]), opened, known)[1].tolist() == [[0, 1, OPEN]]
+
+
+@pytest.mark.parametrize("shape, mines", [((1, 30), 4), ((30, 1), 4), ((2, 25), 8), ((25, 2), 8), ((12, 12), 25),
+                                          ((16, 30), 99)])
+def test_no_guess_boards_are_the_same_with_the_compiled_rules(shape, mines):
+    """The same seed makes the same no-guess board whether the player's rules run compiled (here
+    at every move, `player_rules` from 0 cells) or in Python: the numba extra changes no board."""
+    pytest.importorskip("numba")
+    from recon import compiled
+    from recon.generation.classic import player_rules
+
+    compiled.load()
+    rules = player_rules(shape, 0)
+    assert rules and rules["cascade_cells"] == 0
+    first = (shape[0] // 2, shape[1] // 2)
+    for seed in range(3):
+        plain, stats = no_guess_field(*shape, mines, np.random.default_rng(seed), first)
+        fast, fast_stats = no_guess_field(*shape, mines, np.random.default_rng(seed), first, rules=rules)
+        assert np.array_equal(plain, fast) and stats == fast_stats, (shape, seed)

@@ -246,6 +246,39 @@ def test_hints_name_true_deductions():
     assert named >= 6
 
 
+@pytest.mark.parametrize("shape", [(1, 60), (60, 1), (2, 40), (24, 30)])
+def test_auto_mode_on_a_large_board_runs_the_compiled_rules_and_plays_the_same_game(monkeypatch, shape):
+    """From COMPILED_CELLS cells, with numba's kernels at hand, auto mode's rules run compiled
+    (`sweep_fixed`); the game then opens and flags what it does with the rules in Python: a new
+    game played to its end (lucky guesses between), and a game going on from a board."""
+    pytest.importorskip("numba")
+    from recon import compiled
+    from recon.generation import classic
+
+    compiled.load()
+    mines = shape[0] * shape[1] // 6
+    for seed in range(3):
+        start = Game.new(*shape, mines, seed=seed)  # a board after one click, without auto mode
+        start.open(shape[0] // 2, shape[1] // 2)
+        seen = []
+        for cells in (10**9, 0):
+            monkeypatch.setattr(classic, "COMPILED_CELLS", cells)
+            game = Game.new(*shape, mines, seed=seed, auto=True)
+            game.open(shape[0] // 2, shape[1] // 2)
+            moves = [game.opened.copy()]
+            while game.state == "playing":  # a safe covered cell, the same in both
+                safe = np.argwhere(~game.opened & ~game.field)
+                game.open(*(int(v) for v in safe[len(safe) // 2]))
+                moves.append(game.opened.copy())
+            assert (game.sweeper.cascade is not None and game.sweeper.cascade_cells == 0) == (cells == 0)
+            board = Game.from_board(start.board_cells(), mines, seed=seed, auto=True)
+            seen.append((game.state, game.guesses, moves, board.opened.copy(), board.flags.copy()))
+        (state, guesses, moves, opened, flags), (state2, guesses2, moves2, opened2, flags2) = seen
+        assert (state, guesses) == (state2, guesses2) == ("won", guesses)
+        assert len(moves) == len(moves2) and all(np.array_equal(a, b) for a, b in zip(moves, moves2))
+        assert np.array_equal(opened, opened2) and np.array_equal(flags, flags2)
+
+
 def test_in_auto_mode_a_hint_names_only_what_the_game_has_not_applied():
     """Auto mode opens and flags what its rules prove; the hint reads those flags as mines (they
     are proved), so it never names a cell already decided, and what it names is true."""

@@ -26,7 +26,9 @@ from .jit import kernel, load
 # Equations live in arrays with one linked list per anchor; meta = [count, overflow, contradiction,
 # dead equations still in the lists, equations in the lists]. A substituted equation dies (a new,
 # smaller one takes its place): by the end of a 60x60 pairwise phase four in five listed were
-# dead, so the lists are rebuilt without them whenever half are (`_drop_dead`).
+# dead, so the lists are rebuilt without them whenever half are (`_drop_dead`), and at least one
+# for every 64 anchors: a rebuild walks every anchor's list, and a sweep of a large board
+# (`_sweep_run`) keeps few equations alive, so half of them died many times over.
 
 
 @kernel
@@ -170,20 +172,24 @@ def _pairwise_start(clue, active, value, rows, cols, anc, msk, cnt, alive, nxt, 
     row-major if None)."""
     for t in range(rows * cols if order is None else order.size):
         k = t if order is None else order[t]
-        if not active[k]:
-            continue
-        r, c = k // cols, k % cols
-        ar, ac = max(r - 1, 0), max(c - 1, 0)
-        mask = 0
-        need = clue[k]
-        for i in range(ar, min(r + 1, rows - 1) + 1):
-            for j in range(ac, min(c + 1, cols - 1) + 1):
-                x = i * cols + j
-                if value[x] < 0:
-                    mask |= 1 << ((i - ar) * 3 + j - ac)
-                else:
-                    need -= value[x]
-        _eq_add(ar, ac, mask, need, anc, msk, cnt, alive, nxt, head, meta, cols)
+        if active[k]:
+            _clue_add(k, clue[k], value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+
+
+@kernel
+def _clue_add(k, need, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta):  # pragma: no cover - compiled
+    """Store clue k's equation (need mines in its window), the fixed cells substituted."""
+    r, c = k // cols, k % cols
+    ar, ac = max(r - 1, 0), max(c - 1, 0)
+    mask = 0
+    for i in range(ar, min(r + 1, rows - 1) + 1):
+        for j in range(ac, min(c + 1, cols - 1) + 1):
+            x = i * cols + j
+            if value[x] < 0:
+                mask |= 1 << ((i - ar) * 3 + j - ac)
+            else:
+                need -= value[x]
+    _eq_add(ar, ac, mask, need, anc, msk, cnt, alive, nxt, head, meta, cols)
 
 
 @kernel
@@ -220,7 +226,7 @@ def _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta, w
     while e < meta[0]:
         if meta[1] or meta[2]:
             return e
-        if meta[3] > 256 and 2 * meta[3] > meta[4]:  # no list is being walked here
+        if meta[3] > max(256, head.size >> 6) and 2 * meta[3] > meta[4]:  # no list is being walked here
             _drop_dead(alive, nxt, head, meta)
         if watch >= 0 and _window_fixed(value, watch, rows, cols):
             return e
@@ -340,6 +346,92 @@ def _pairwise_fixpoint(clue, active, value, rows, cols, capacity, watch):  # pra
     if watch >= 0 and _window_fixed(value, watch, rows, cols):
         return 3
     return 2 if meta[2] else (1 if meta[1] else 0)
+
+
+@kernel
+def _sweep_run(number, opened, value, rows, cols, capacity):  # pragma: no cover - compiled
+    """A Minesweeper player's basic and pairwise rules to their fixpoint, each cell they prove
+    safe opened as they go: its number (its 3x3 count, the cell being empty) joins as one more
+    equation, so a zero's fixes its neighbours, which open in turn, as the game's flood does.
+    opened (bool) and value (int8: 0 safe, 1 a mine, OPEN undecided) updated in place; 0, or 1
+    when `capacity` equations were not enough, 2 on a contradiction.
+
+    Rounds: the rules run to their fixpoint on the equations so far, then every cell fixed safe
+    is opened. Every cell the rules fix lies in an equation, so in the window of an opened cell:
+    a round looks only at the undecided cells beside opened ones (`todo`)."""
+    n = rows * cols
+    anc, msk, cnt, alive, nxt, head, meta = _equation_store(capacity, n)
+    listed = np.zeros(n, dtype=np.bool_)
+    todo = np.empty(n, dtype=np.int64)
+    later = np.empty(n, dtype=np.int64)
+    size = 0
+    for x in range(n):
+        if opened[x]:
+            size = _sweep_open(x, number, listed, todo, size, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+    e = 0
+    while True:
+        e = _pairwise_run(e, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+        if meta[2]:
+            return 2
+        if meta[1]:
+            return 1
+        kept = 0
+        grown = size
+        for t in range(size):  # cells opened here list their neighbours after `size`, in todo
+            x = todo[t]
+            if value[x] < 0:
+                later[kept] = x
+                kept += 1
+            elif value[x] == 0 and not opened[x]:
+                opened[x] = True
+                grown = _sweep_open(x, number, listed, todo, grown, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+        if e == meta[0]:  # no cell opened, so no new equation: the fixpoint
+            return 0
+        for t in range(size, grown):
+            later[kept] = todo[t]
+            kept += 1
+        todo, later = later, todo
+        size = kept
+
+
+@kernel
+def _sweep_open(x, number, listed, todo, size, value, rows, cols, anc, msk, cnt, alive, nxt, head, meta):  # pragma: no cover
+    """Opened cell x: its equation stored, its undecided neighbours listed in todo from `size`
+    (once each); returns the new size."""
+    _clue_add(x, number[x], value, rows, cols, anc, msk, cnt, alive, nxt, head, meta)
+    r, c = x // cols, x % cols
+    for i in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
+        for j in range(max(c - 1, 0), min(c + 1, cols - 1) + 1):
+            y = i * cols + j
+            if value[y] < 0 and not listed[y]:
+                listed[y] = True
+                todo[size] = y
+                size += 1
+    return size
+
+
+def sweep_fixed(numbers: np.ndarray, opened: np.ndarray, known: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What a Minesweeper player's single and pairwise rules open and mark from this board, as
+    `recon.rules.sweeper.Sweeper` runs them: each cell they prove safe is opened and its number
+    read, until nothing more follows. numbers: each cell's count of mines around it (its 3x3
+    count, read only where opened); opened: the cells open (bool); known: 0 safe, 1 a known mine,
+    OPEN undecided (int8; opened cells 0). Returns the cells opened and known after (new arrays).
+    Their fixpoint does not depend on the order the rules run in, so this is the Python player's
+    answer (tests hold the two equal). ValueError when the numbers contradict each other."""
+    load()
+    rows, cols = known.shape
+    n = rows * cols
+    number = np.require(numbers, dtype=np.int64, requirements=["C", "W"]).ravel()
+    capacity = _equations_room(n)
+    while True:
+        now = np.array(opened, dtype=np.bool_).ravel()
+        value = np.array(known, dtype=np.int8).ravel()
+        code = _sweep_run(number, now, value, rows, cols, capacity)
+        if code == 2:
+            raise ValueError("the numbers shown contradict each other")
+        if code == 0:
+            return now.reshape(rows, cols), value.reshape(rows, cols)
+        capacity *= 4  # out of room for derived equations: again with more
 
 
 _NO_FIELD = np.zeros(0, dtype=np.int8)  # _local_pairwise's field when no cell is given

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import time
 from itertools import combinations
-from math import comb
 
 import numpy as np
 
@@ -24,6 +23,38 @@ from .options import GenerationFailed, GenerationTimeout
 
 #: With at most this many fields in all, no-guess generation tries every one of them.
 EVERY_FIELD = 10_000
+
+#: The player's single and pairwise rules run compiled (`recon.compiled.pairwise.sweep_fixed`,
+#: the `fast` extra) on boards of this many cells, when numba's cache holds the kernels (`recon
+#: warmup`), for each `advance()` that finds at least a tenth that many cells undecided: a first
+#: click there may open most of the board, and loading the kernels costs more than the rules in
+#: Python below.
+COMPILED_CELLS = 100_000
+
+
+def player_rules(shape: tuple[int, int], min_cells: int | None = None) -> dict:
+    """The options of a `Sweeper` on a board of this shape: the rules compiled from min_cells
+    cells (COMPILED_CELLS if None) when the kernels are at hand, else none (the rules in Python)."""
+    from .. import compiled
+
+    min_cells = COMPILED_CELLS if min_cells is None else min_cells
+    if not (shape[0] * shape[1] >= min_cells and compiled.AVAILABLE and (compiled.is_loaded() or compiled.cached())):
+        return {}
+    from ..compiled.pairwise import sweep_fixed
+
+    return {"cascade": sweep_fixed, "cascade_cells": min_cells // 10}
+
+
+def _fields_at_most(cells: int, mines: int, limit: int) -> bool:
+    """Is C(cells, mines) at most limit? (Without computing it: on a large board it has a
+    hundred thousand digits.)"""
+    k = min(mines, cells - mines)
+    ways = 1
+    for i in range(k):
+        ways = ways * (cells - i) // (i + 1)
+        if ways > limit:
+            return False
+    return True
 
 
 class NoBoard(ValueError):
@@ -81,11 +112,11 @@ def draw_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first
 
 
 def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.Generator | None = None,
-         deadline: float | None = None) -> tuple[Sweeper, int]:
+         deadline: float | None = None, rules: dict | None = None) -> tuple[Sweeper, int]:
     """The player's run from the first click; with rng, the perturber moves mines whenever it is
     stuck (changing `field` in place). Returns the player and the number of perturbations (a run
-    without rng stops where it is stuck)."""
-    sweeper = Sweeper(field, mines)
+    without rng stops where it is stuck). rules: the player's options (`player_rules`)."""
+    sweeper = Sweeper(field, mines, **(rules or {}))
     sweeper.open(*first)
     sweeper.advance()
     perturbed = stalled = 0
@@ -111,7 +142,7 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
     field = sweeper.field
     rows, cols = field.shape
     undecided = sweeper.known() == OPEN
-    frontier = sweeper.frontier()
+    frontier = undecided & (status(sweeper.opened) > 0)  # sweeper.frontier(), its cells read once
     if frontier.any():
         # a number on the frontier, at random: its undecided neighbours become all empty or all mines
         numbers = np.argwhere(sweeper.opened & (status(frontier) > 0))
@@ -157,18 +188,19 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
 
 
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
-                   zero: bool = True, time_limit: float | None = None) -> tuple[np.ndarray, dict]:
+                   zero: bool = True, time_limit: float | None = None, rules: dict | None = None) -> tuple[np.ndarray, dict]:
     """A field the player finishes from `first` without a guess, and how it was made ("fields"
     drawn, "runs", "perturbations"). GenerationFailed when no field could be made; GenerationTimeout
-    past the time limit."""
+    past the time limit. rules: the player's options (`player_rules`; the same board either way)."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     stats = {"fields": 0, "runs": 0, "perturbations": 0}
     keep = first_click_cells((rows, cols), first, zero)
-    free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
-    if mines > len(free):
-        raise NoBoard(_no_room(mines, len(free), zero))
-    if comb(len(free), mines) <= EVERY_FIELD:
+    cells = rows * cols - len(keep)
+    if mines > cells:
+        raise NoBoard(_no_room(mines, cells, zero))
+    if _fields_at_most(cells, mines, EVERY_FIELD):
         # few fields in all: try each (in a seeded order), so that none winning proves none exists
+        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
         ways = list(combinations(range(len(free)), mines))
         for i in rng.permutation(len(ways)):
             field = np.zeros((rows, cols), dtype=bool)
@@ -176,7 +208,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
                 field[free[k]] = True
             stats["fields"] += 1
             stats["runs"] += 1
-            if play(field, mines, first)[0].won:
+            if play(field, mines, first, rules=rules)[0].won:
                 return field, stats
         raise NoBoard(f"no {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} can be finished without a guess from "
                       f"r{first[0] + 1}c{first[1] + 1}: each of the {len(ways)} possible fields needs one")
@@ -185,7 +217,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
         stats["fields"] += 1
         best, worse = None, 0
         while True:
-            sweeper, perturbed = play(field, mines, first, rng, deadline)
+            sweeper, perturbed = play(field, mines, first, rng, deadline, rules)
             stats["runs"] += 1
             stats["perturbations"] += perturbed
             if not sweeper.won:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..counting import count_solutions
 from ..generation import GenerationFailed
-from ..generation.classic import NoBoard, draw_field, no_guess_field
+from ..generation.classic import NoBoard, draw_field, no_guess_field, player_rules
 from ..io.classic import FLAG, board_problem, format_mines_id, numbers_beside_covered
 from ..model import cell_name, make_problem, window_cells
 from ..rules.sweeper import Sweeper, numbers_of
@@ -41,6 +41,7 @@ class NoField(ValueError):
 #: boards it can take minutes: docs/performance.md).
 ODDS_NODES = NODES
 ODDS_SECONDS = 2.0
+
 
 
 class Game:
@@ -96,7 +97,7 @@ class Game:
             raise NoField(f"no field fits the board: its numbers, flags and total of {mines} mines cannot all be met")
         game = cls(field, mines, seed=seed, auto=auto)
         game._board, game._groups = (cells.copy(), mines), groups
-        game.sweeper = Sweeper(field, mines)
+        game.sweeper = Sweeper(field, mines, **(player_rules(field.shape) if auto else {}))
         game.sweeper.resume(opened, flags)
         game.flags = flags
         game.state, game.started = "playing", time.monotonic()
@@ -222,13 +223,13 @@ class Game:
         rng = np.random.default_rng(self.seed)
         if self.field is None:
             if self.no_guess:
-                self.field = no_guess_field(self.rows, self.cols, self.mines, rng, (r, c))[0]
+                self.field = no_guess_field(self.rows, self.cols, self.mines, rng, (r, c), rules=player_rules(self.shape))[0]
             else:
                 self.field = draw_field(self.rows, self.cols, self.mines, rng, (r, c))
         elif self.field[r, c]:  # as endoh1 does: the mine under the first click is removed
             self.field[r, c] = False
             self.mines -= 1
-        self.sweeper = Sweeper(self.field, self.mines)
+        self.sweeper = Sweeper(self.field, self.mines, **(player_rules(self.shape) if self.auto else {}))
         self.state, self.started, self.first = "playing", time.monotonic(), (r, c)
 
     def _after_move(self) -> None:

@@ -13,9 +13,16 @@ sooner, the total row would tie every covered cell into one group for eliminatio
 
 The generator (`recon.generation.classic`), the autoplayer and `recon play` all ask this one
 player: a board certified no-guess is one this player finishes.
+
+On a large board the single and pairwise rules may open most of it in one `advance()`; a caller
+may pass their fixpoint compiled (`cascade`, from `recon.compiled`, a layer above this one), which
+then runs them while many cells are undecided. Their fixpoint does not depend on the order they
+run in, so the player opens and marks the same cells either way (tests hold the two equal).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -24,6 +31,14 @@ from .trim import Contradiction, Trimmer
 
 #: The total joins the rules once at most this many cells are left covered.
 TOTAL_CELLS = 400
+#: A cascade (compiled rules) runs at the start of `advance()` while at least this many cells
+#: are undecided; below, the rules here, which start from what changed, cost less than a pass
+#: over the whole board.
+CASCADE_CELLS = 10_000
+
+#: The single and pairwise rules' fixpoint on a board, each cell proved safe opened as they go:
+#: (numbers, opened, known) -> (opened, known), as `recon.compiled.pairwise.sweep_fixed`.
+Cascade = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 def numbers_of(field: np.ndarray) -> np.ndarray:
@@ -38,16 +53,19 @@ class Sweeper:
 
     field: the mines (bool, hidden from the rules: only opened cells' numbers are read).
     mines: the total the player is told (None: not told). elimination: run exact elimination
-    when the single and pairwise rules stall (True for a full player, as the generator uses)."""
+    when the single and pairwise rules stall (True for a full player, as the generator uses).
+    cascade: the single and pairwise rules compiled (see the module's notes), run while at
+    least cascade_cells cells are undecided."""
 
     def __init__(self, field: np.ndarray, mines: int | None = None, *, elimination: bool = True,
-                 total_cells: int = TOTAL_CELLS):
+                 total_cells: int = TOTAL_CELLS, cascade: Cascade | None = None, cascade_cells: int = CASCADE_CELLS):
         self.field = np.asarray(field, dtype=bool)
         self.rows, self.cols = self.field.shape
-        self.numbers = numbers_of(self.field).ravel().tolist()
         self.mines = mines
         self.elimination = elimination
         self.total_cells = total_cells
+        self.cascade = cascade
+        self.cascade_cells = cascade_cells
         self.opened = np.zeros(self.field.shape, dtype=bool)
         self.flagged = np.zeros(self.field.shape, dtype=bool)  # mines the rules proved
         self.exploded = False
@@ -57,7 +75,8 @@ class Sweeper:
     def rebuild(self) -> None:
         """Build the rules' state from what is open and flagged now (after the field changed under
         covered cells: the numbers shown are read again)."""
-        self.numbers = numbers_of(self.field).ravel().tolist()
+        self._numbers = numbers_of(self.field)
+        self.numbers = self._numbers.ravel().tolist()
         cols = self.cols
         flagged = self.flagged.ravel()
         covered = np.flatnonzero(~(self.opened.ravel() | flagged)).tolist()
@@ -176,8 +195,10 @@ class Sweeper:
     def advance(self) -> bool:
         """Apply the rules and act on them (open the safe cells, flag the mines) until nothing
         more follows; did anything change?"""
-        trimmer = self._trimmer
         changed = False
+        if self.cascade is not None and self._trimmer.open >= self.cascade_cells:
+            changed = self._run_cascade()
+        trimmer = self._trimmer
         while True:
             try:
                 trimmer.rule_basic()
@@ -198,6 +219,21 @@ class Sweeper:
                 continue
             break
         return changed
+
+    def _run_cascade(self) -> bool:
+        """The single and pairwise rules by the cascade, then the rules' state built again from
+        what it opened and marked; did anything change?"""
+        before = self._trimmer.open
+        try:
+            opened, known = self.cascade(self._numbers, self.opened, self.known())
+        except ValueError as err:  # as in advance(): the field is the truth
+            raise AssertionError(f"the player's rules contradict the field: {err}") from None
+        if int((known == OPEN).sum()) == before:
+            return False
+        self.opened[...] = opened
+        self.flagged[...] = known == 1
+        self.rebuild()
+        return True
 
     def _act(self) -> bool:
         """Open the cells the rules proved safe, flag those proved mines, since last time."""
@@ -223,6 +259,5 @@ class Sweeper:
         (a flag) where a mine is known, -1 covered."""
         cells = np.full(self.field.shape, -1, dtype=np.int8)
         cells[self.flagged] = -2
-        numbers = np.array(self.numbers, dtype=np.int8).reshape(self.field.shape)
-        cells[self.opened] = numbers[self.opened]
+        cells[self.opened] = self._numbers[self.opened]
         return cells
