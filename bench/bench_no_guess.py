@@ -9,6 +9,9 @@ third field is the seconds his new_desc took (a fetched program's build stays ou
     python bench/bench_no_guess.py --seeds 3 --large
 
 Each row: median and worst over seeds, with the perturbations and runs the median seed needed.
+In process the player's rules run as the command runs them (`player_rules`: compiled on large
+boards when numba's cache holds the kernels); where that is compiled, the peer is the same
+generation with the rules in Python, timed in the same run, and the two boards are checked equal.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import time
 
 import numpy as np
 
-from recon.generation.classic import no_guess_field
+from recon.generation.classic import no_guess_field, player_rules
 
 SIZES = [(16, 30, 99), (50, 50, 1000), (100, 100, 3000)]
 #: Beyond the targets (--large): how the time grows.
@@ -36,16 +39,24 @@ def main() -> None:
     parser.add_argument("--tatham", metavar="PATH", help="Tatham's generator, built outside the repo (see above)")
     parser.add_argument("--large", action="store_true", help="only the large boards: 200x200 at 30 %%, 1000x1000 at 16 %%")
     args = parser.parse_args()
-    print("| board | mines | in process: median | worst | perturbations (median seed) | fresh process: median "
-          "| Tatham: median | Tatham / recon (in process) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| board | mines | in process: median | worst | perturbations (median seed) | rules in Python (peer): median "
+          "| peer / recon | fresh process: median | Tatham: median | Tatham / recon (in process) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for rows, cols, mines in LARGE if args.large else SIZES:
-        times, stats = [], []
+        rules = player_rules((rows, cols))
+        times, stats, peers = [], [], []
         for seed in range(args.seeds):
             start = time.perf_counter()
-            _, made = no_guess_field(rows, cols, mines, np.random.default_rng(seed), (rows // 2, cols // 2))
+            field, made = no_guess_field(rows, cols, mines, np.random.default_rng(seed), (rows // 2, cols // 2), rules=rules)
             times.append(time.perf_counter() - start)
             stats.append(made)
+            if rules:
+                start = time.perf_counter()
+                plain, _ = no_guess_field(rows, cols, mines, np.random.default_rng(seed), (rows // 2, cols // 2))
+                peers.append(time.perf_counter() - start)
+                assert np.array_equal(plain, field), f"seed {seed}: another board with the rules in Python"
+        peer = f"{statistics.median(peers):.2f} s" if peers else "-"
+        speedup = f"{statistics.median(peers) / statistics.median(times):.1f}x" if peers else "-"
         fresh = "-"
         if args.fresh:
             # as after `pip install`: bytecode cached (a first, untimed run writes it), which
@@ -68,7 +79,8 @@ def main() -> None:
             ratio = f"{statistics.median(spans) / statistics.median(times):.1f}x"
         middle = sorted(range(len(times)), key=times.__getitem__)[len(times) // 2]
         print(f"| {rows}x{cols} | {mines} | {statistics.median(times):.2f} s | {max(times):.2f} s | "
-              f"{stats[middle]['perturbations']} in {stats[middle]['runs']} runs | {fresh} | {anchor} | {ratio} |", flush=True)
+              f"{stats[middle]['perturbations']} in {stats[middle]['runs']} runs | {peer} | {speedup} | {fresh} | {anchor} | "
+              f"{ratio} |", flush=True)
 
 
 if __name__ == "__main__":
