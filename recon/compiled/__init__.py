@@ -3,7 +3,7 @@
 | module | speeds up | Python rule |
 |---|---|---|
 | basic | the single-clue rules, 64 puzzles at once, and the basic removal loop | recon.rules.closure |
-| pairwise | the subset and overlap rules, whole grid or near one clue | recon.rules.trim |
+| pairwise | the subset and overlap rules, whole grid or near one clue; a Minesweeper player's rules opening what they prove safe | recon.rules.trim, recon.rules.sweeper |
 | elimination | exact elimination on a sparse reduced form | recon.rules.trim |
 | search | a short search for a second solution near a removed clue | (a complete engine decides) |
 | trim | the rules above alternating, as trimming runs them | recon.rules.trim |
