@@ -1018,3 +1018,25 @@ def test_the_terminal_game_goes_on_from_a_board():
     asyncio.run(scenario())
     following = game.again()
     assert following.seed == 5 and following.opened.sum() == 10 and following.drawn
+
+
+@pytest.mark.parametrize("shape, mines", [((1, 40), 5), ((40, 1), 5), ((2, 30), 8), ((16, 30), 99)])
+def test_the_autoplayer_plays_the_same_games_with_the_compiled_rules(monkeypatch, shape, mines):
+    """From COMPILED_CELLS cells (0 here) the autoplayer's player runs its rules compiled; each
+    game is won or lost alike, after as many guesses, and a no-guess field is the same field."""
+    pytest.importorskip("numba")
+    from recon import compiled
+    from recon.generation import classic
+    from recon.play.autoplay import draw
+
+    compiled.load()
+    start = (0, 0)
+    for seed in range(4):
+        field = draw(*shape, mines, start, "safe", False, np.random.default_rng(seed))
+        seen = []
+        for cells in (10**9, 0):
+            monkeypatch.setattr(classic, "COMPILED_CELLS", cells)
+            game = play_field(field, mines, start)
+            no_guess = draw(*shape, mines, start, "zero" if shape[0] > 1 else "safe", True, np.random.default_rng(seed))
+            seen.append((game.won, game.guesses, no_guess.tobytes()))
+        assert seen[0] == seen[1], (shape, seed)

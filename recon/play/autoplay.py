@@ -37,7 +37,7 @@ from itertools import islice
 import numpy as np
 
 from ..counting import count_solutions
-from ..generation.classic import draw_field, no_guess_field
+from ..generation.classic import draw_field, no_guess_field, player_rules
 from ..io.classic import board_problem
 from ..model import OPEN
 from ..rules.sweeper import Sweeper
@@ -59,7 +59,7 @@ def draw(rows: int, cols: int, mines: int, start: tuple[int, int], first_click: 
          rng: np.random.Generator) -> np.ndarray:
     """The field of one game under the first-click rule."""
     if no_guess:
-        return no_guess_field(rows, cols, mines, rng, start, zero=first_click == "zero")[0]
+        return no_guess_field(rows, cols, mines, rng, start, zero=first_click == "zero", rules=player_rules((rows, cols)))[0]
     if first_click == "any":
         field = np.zeros(rows * cols, dtype=bool)
         field[rng.choice(rows * cols, size=mines, replace=False)] = True
@@ -354,7 +354,7 @@ def play_field(field: np.ndarray, mines: int, start: tuple[int, int], strategy: 
     """Play one game on a given field, opening `start` first."""
     _check(strategy)  # here too: a game won without a guess never asks guess()
     begin = time.perf_counter()
-    sweeper = Sweeper(field, mines)
+    sweeper = Sweeper(field, mines, **player_rules(field.shape))
     guesses = 0
     cache: dict = {}
     if not sweeper.open(*start):
