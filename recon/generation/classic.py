@@ -18,7 +18,7 @@ from itertools import combinations
 import numpy as np
 
 from ..model import OPEN, check_size, status, window_cells
-from ..rules.sweeper import Sweeper
+from ..rules.sweeper import CASCADE_CELLS, Sweeper
 from .options import GenerationFailed, GenerationTimeout
 
 #: With at most this many fields in all, no-guess generation tries every one of them.
@@ -26,7 +26,7 @@ EVERY_FIELD = 10_000
 
 #: The player's single and pairwise rules run compiled (`recon.compiled.pairwise.sweep_fixed`,
 #: the `fast` extra) on boards of this many cells, when numba's cache holds the kernels (`recon
-#: warmup`), for each `advance()` that finds at least a tenth that many cells undecided: a first
+#: warmup`), once the Python rules have opened CASCADE_CELLS cells in one `advance()`: a first
 #: click there may open most of the board, and loading the kernels costs more than the rules in
 #: Python below.
 COMPILED_CELLS = 100_000
@@ -42,7 +42,7 @@ def player_rules(shape: tuple[int, int], min_cells: int | None = None) -> dict:
         return {}
     from ..compiled.pairwise import sweep_fixed
 
-    return {"cascade": sweep_fixed, "cascade_cells": min_cells // 10}
+    return {"cascade": sweep_fixed, "cascade_cells": min(CASCADE_CELLS, min_cells)}
 
 
 def _fields_at_most(cells: int, mines: int, limit: int) -> bool:

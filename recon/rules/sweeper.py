@@ -16,8 +16,10 @@ player: a board certified no-guess is one this player finishes.
 
 On a large board the single and pairwise rules may open most of it in one `advance()`; a caller
 may pass their fixpoint compiled (`cascade`, from `recon.compiled`, a layer above this one), which
-then runs them while many cells are undecided. Their fixpoint does not depend on the order they
-run in, so the player opens and marks the same cells either way (tests hold the two equal).
+takes over once the rules here have opened many cells in one `advance()` (a pass over the whole
+board, it would cost more than the few cells most moves open). Their fixpoint does not depend on
+the order they run in, so the player opens and marks the same cells either way (tests hold the
+two equal).
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ from .trim import Contradiction, Trimmer
 
 #: The total joins the rules once at most this many cells are left covered.
 TOTAL_CELLS = 400
-#: A cascade (compiled rules) runs at the start of `advance()` while at least this many cells
-#: are undecided; below, the rules here, which start from what changed, cost less than a pass
-#: over the whole board.
-CASCADE_CELLS = 10_000
+#: A cascade (compiled rules) takes over once the rules here have opened this many cells in one
+#: `advance()` (or since the cascade last ran): most moves open fewer, a first click on a large
+#: board may open most of it.
+CASCADE_CELLS = 2_000
 
 #: The single and pairwise rules' fixpoint on a board, each cell proved safe opened as they go:
 #: (numbers, opened, known) -> (opened, known), as `recon.compiled.pairwise.sweep_fixed`.
@@ -54,8 +56,8 @@ class Sweeper:
     field: the mines (bool, hidden from the rules: only opened cells' numbers are read).
     mines: the total the player is told (None: not told). elimination: run exact elimination
     when the single and pairwise rules stall (True for a full player, as the generator uses).
-    cascade: the single and pairwise rules compiled (see the module's notes), run while at
-    least cascade_cells cells are undecided."""
+    cascade: the single and pairwise rules compiled (see the module's notes), which take over once
+    the rules here have opened cascade_cells cells in one advance()."""
 
     def __init__(self, field: np.ndarray, mines: int | None = None, *, elimination: bool = True,
                  total_cells: int = TOTAL_CELLS, cascade: Cascade | None = None, cascade_cells: int = CASCADE_CELLS):
@@ -66,6 +68,7 @@ class Sweeper:
         self.total_cells = total_cells
         self.cascade = cascade
         self.cascade_cells = cascade_cells
+        self._flooded = 0  # cells opened by _flood so far (how much the rules here have done)
         self.opened = np.zeros(self.field.shape, dtype=bool)
         self.flagged = np.zeros(self.field.shape, dtype=bool)  # mines the rules proved
         self.exploded = False
@@ -152,6 +155,7 @@ class Sweeper:
             if opened[y]:
                 continue
             opened[y] = True
+            self._flooded += 1
             if value[y] == OPEN:
                 trimmer._fix(y, 0)
             if self.numbers[y] != 0:
@@ -196,9 +200,8 @@ class Sweeper:
         """Apply the rules and act on them (open the safe cells, flag the mines) until nothing
         more follows; did anything change?"""
         changed = False
-        if self.cascade is not None and self._trimmer.open >= self.cascade_cells:
-            changed = self._run_cascade()
         trimmer = self._trimmer
+        since = self._flooded
         while True:
             try:
                 trimmer.rule_basic()
@@ -207,6 +210,9 @@ class Sweeper:
                 raise AssertionError(f"the player's rules contradict the field: {err}") from None
             if self._act():
                 changed = True
+                if self.cascade is not None and self._flooded - since >= self.cascade_cells:
+                    self._run_cascade()  # a large part of the board is opening: the rest compiled
+                    trimmer, since = self._trimmer, self._flooded
                 continue
             if not trimmer.open:
                 break
@@ -220,20 +226,18 @@ class Sweeper:
             break
         return changed
 
-    def _run_cascade(self) -> bool:
+    def _run_cascade(self) -> None:
         """The single and pairwise rules by the cascade, then the rules' state built again from
-        what it opened and marked; did anything change?"""
+        what it opened and marked."""
         before = self._trimmer.open
         try:
             opened, known = self.cascade(self._numbers, self.opened, self.known())
         except ValueError as err:  # as in advance(): the field is the truth
             raise AssertionError(f"the player's rules contradict the field: {err}") from None
-        if int((known == OPEN).sum()) == before:
-            return False
-        self.opened[...] = opened
-        self.flagged[...] = known == 1
-        self.rebuild()
-        return True
+        if int((known == OPEN).sum()) < before:
+            self.opened[...] = opened
+            self.flagged[...] = known == 1
+            self.rebuild()
 
     def _act(self) -> bool:
         """Open the cells the rules proved safe, flag those proved mines, since last time."""
