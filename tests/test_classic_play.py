@@ -8,6 +8,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recon.counting import count_solutions
 from recon.generation.classic import NoBoard, check_request, draw_field, no_guess_field, perturb, play
@@ -447,6 +449,30 @@ def test_a_player_with_the_compiled_cascade_plays_the_same_games():
             _guess(plain, rng)
             rng.bit_generator.state = state
             _guess(fast, rng)
+
+
+@given(shape=st.sampled_from([(1, 9), (9, 1), (2, 8), (8, 2), (3, 3), (6, 7)]), salt=st.integers(0, 2**32 - 1),
+       density=st.integers(0, 50), shown=st.integers(5, 95), found=st.integers(0, 100))
+@settings(max_examples=150, deadline=None)
+def test_the_compiled_rules_match_the_python_rules_from_any_board(shape, salt, density, shown, found):
+    """From any board true to its field (any safe cells open, zeros or not, any mines known), the
+    compiled rules open and mark what the Python player's rules do (resumed there, told no total,
+    no elimination)."""
+    pytest.importorskip("numba")
+    from recon.compiled.pairwise import sweep_fixed
+
+    rng = np.random.default_rng(salt)
+    field = rng.random(shape) < density / 100
+    opened = ~field & (rng.random(shape) < shown / 100)
+    flagged = field & (rng.random(shape) < found / 100)
+    sweeper = Sweeper(field, None, elimination=False)
+    sweeper.opened[...], sweeper.flagged[...] = opened, flagged
+    sweeper.rebuild()  # the board as it stands, before an opened zero opens its neighbours
+    opened_after, known = sweep_fixed(numbers_of(field), opened, sweeper.known())
+    sweeper.resume(opened, flagged)
+    sweeper.advance()
+    assert np.array_equal(opened_after, sweeper.opened) and np.array_equal(known, sweeper.known())
+    assert not (opened_after & field).any() and not ((known == 1) & ~field).any()
 
 
 def test_the_compiled_rules_refuse_numbers_that_contradict_each_other():
