@@ -28,6 +28,7 @@ from .engines import algebra, backtrack, hybrid, milp, sat
 from .model import OPEN, Groups, Problem, make_problem, status
 from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
 from .solver import verify
+from .stats import comb as large_comb
 
 ZERO, ONE, HALF = Fraction(0), Fraction(1), Fraction(1, 2)
 
@@ -127,7 +128,7 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None) -> tuple
             if problem.mines is None:
                 count += 1
             elif 0 <= (missing := problem.mines - int(field.sum())) <= free:
-                count += comb(free, missing)
+                count += large_comb(free, missing)
     except TimeUp:
         return count, False
     return count, True

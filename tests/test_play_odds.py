@@ -372,7 +372,7 @@ def test_binomials_stepped_from_a_neighbour_equal_math_comb(n):
     """The odds engine's binomials, each from the nearest one known (a board of a million cells
     asks for a dozen C(n, k) of hundreds of thousands of bits, a few steps from those of the move
     before), equal math.comb in any order of asking, n and k both moving, and 0 outside 0..n;
-    past KEEP values the oldest go, and far from all of them math.comb starts afresh."""
+    past KEEP values the oldest go, and far from all of them the value is computed afresh."""
     import random
     from math import comb
 
@@ -388,6 +388,25 @@ def test_binomials_stepped_from_a_neighbour_equal_math_comb(n):
     for m, k in asked:
         assert choose(m, k) == (comb(m, k) if 0 <= k <= m else 0), (m, k)
         assert len(choose.known) <= choose.KEEP
+
+
+def test_large_binomials_from_prime_factors_equal_math_comb():
+    """recon.stats.comb (prime powers multiplied pairwise, from PRIME_COMB_FACTORS factors on)
+    gives math.comb's value on both sides of the switch, at the edges, and on a large board."""
+    import random
+    from math import comb
+
+    from recon.stats import PRIME_COMB_FACTORS, comb as large_comb
+
+    rng = random.Random(7)
+    edge = PRIME_COMB_FACTORS
+    asked = [(0, 0), (1, 0), (1, 1), (5, 7), (2 * edge, edge), (2 * edge - 1, edge), (2 * edge + 1, edge - 1),
+             (2 * edge + 1, edge + 2), (edge, edge), (10 * edge, edge - 1), (10 * edge, 9 * edge + 1), (61_007, 20_000)]
+    asked += [(n, rng.randrange(0, n + 3)) for n in (rng.randrange(edge, 30 * edge) for _ in range(30))]
+    for n, k in asked:
+        assert large_comb(n, k) == comb(n, k), (n, k)
+    with pytest.raises(ValueError):
+        large_comb(-1, 0)
 
 
 def test_equations_read_from_the_frontier_equal_those_of_every_number():

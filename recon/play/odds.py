@@ -25,6 +25,7 @@ import numpy as np
 
 from ..io.classic import numbers_beside_covered
 from ..model import window_cells, window_index
+from ..stats import comb as large_comb
 
 #: A group whose backtracking visits more nodes than this is not enumerated (`TooMany`).
 NODES = 200_000
@@ -244,7 +245,7 @@ class Binomials:
     kept."""
 
     KEEP = 64
-    #: Farther than this many steps from every known value, math.comb is cheaper.
+    #: Farther than this many steps from every known value, computing afresh is cheaper.
     STEPS = 2_000
 
     def __init__(self):
@@ -258,7 +259,7 @@ class Binomials:
             return value
         near = min(self.known, key=lambda key: abs(key[0] - n) + abs(key[1] - k), default=None)
         if near is None or abs(near[0] - n) + abs(near[1] - k) > self.STEPS:
-            value = comb(n, k)
+            value = large_comb(n, k)
         else:
             m, j = near
             value = self.known[near]
