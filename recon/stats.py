@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval (95 % by default) of k successes in n trials; (0, 1) for none."""
@@ -24,15 +26,12 @@ def comb(n: int, k: int) -> int:
     """C(n, k) exactly, as math.comb (0 for k > n). Large values are built from their prime
     factors (Legendre: the power of p in C(n, k) is the carries when k and n - k are added in
     base p), multiplied pairwise so that the big products are balanced: math.comb in Python 3.11
-    multiplies the factors one by one, which on a board of a million cells is a thousand times
-    more work (the measurements: docs/decisions.md)."""
+    multiplies the factors one by one, far slower on a board of a million cells (docs/decisions.md)."""
     if n < 0 or k < 0:
         raise ValueError("n and k must be non-negative integers")
     k = min(k, n - k)
     if k < PRIME_COMB_FACTORS:
         return math.comb(n, k) if k >= 0 else 0
-    import numpy as np
-
     sieve = np.ones(n + 1, dtype=bool)
     sieve[:2] = False
     for p in range(2, math.isqrt(n) + 1):

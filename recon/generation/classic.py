@@ -142,7 +142,7 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
     field = sweeper.field
     rows, cols = field.shape
     undecided = sweeper.known() == OPEN
-    frontier = undecided & (status(sweeper.opened) > 0)  # sweeper.frontier(), its cells read once
+    frontier = sweeper.frontier(undecided)
     if frontier.any():
         # a number on the frontier, at random: its undecided neighbours become all empty or all mines
         numbers = np.argwhere(sweeper.opened & (status(frontier) > 0))

@@ -43,7 +43,6 @@ ODDS_NODES = NODES
 ODDS_SECONDS = 2.0
 
 
-
 class Game:
     """A game in progress. `state` is "ready" (before the first click), "playing", "won" or "lost"."""
 

@@ -254,9 +254,12 @@ class Sweeper:
             acted = True
         return acted
 
-    def frontier(self) -> np.ndarray:
-        """Covered undecided cells next to an opened cell (bool, the board's shape)."""
-        return (self.known() == OPEN) & (status(self.opened) > 0)
+    def frontier(self, undecided: np.ndarray | None = None) -> np.ndarray:
+        """Covered undecided cells next to an opened cell (bool, the board's shape). undecided:
+        `known() == OPEN`, if the caller has it already (reading the cells is a pass over the board)."""
+        if undecided is None:
+            undecided = self.known() == OPEN
+        return undecided & (status(self.opened) > 0)
 
     def board_cells(self) -> np.ndarray:
         """The board as the player sees it, in recon.io.classic's codes: numbers where opened, -2
