@@ -18,7 +18,7 @@ from recon import Verdict, make_problem, random_field, status
 from recon.engines import trim
 from recon.generation import generate_puzzle
 from recon.generation.grades import is_advanced, is_trimmed
-from recon.model import Groups, equations
+from recon.model import OPEN, Groups, equations
 from recon.result import TimeUp
 from recon.rules.trim import ELIMINATION_MAX_CELLS, Contradiction, Trimmer
 
@@ -304,3 +304,56 @@ def test_without_the_proof_a_contradiction_names_no_clue():
     with pytest.raises(Contradiction, match=r"clue r1c1 = 3 cannot be met: 0 mine\(s\) around it and 2 open cell\(s\) \(r1c1 r1c2\), 1 short"):
         Trimmer(problem).load()
     assert not Trimmer(problem, proof=False).fixes_all()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.integers(1, 9), cols=st.integers(1, 9), p=st.integers(10, 90), keep=st.integers(20, 100),
+    max_cells=st.integers(1, 12), seed=st.integers(0, 2**32 - 1),
+)
+def test_the_core_agrees_with_the_book_when_elimination_takes_small_groups(rows, cols, p, keep, max_cells, seed):
+    """With groups above max_cells left out, elimination runs group by group and skips a group of
+    the same equations that gave nothing before: the book's cells still."""
+    rng = np.random.default_rng(seed)
+    field = random_field(rows, cols, p, rng)
+    _same(make_problem(status(field), rng.random((rows, cols)) < keep / 100), max_cells)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.integers(1, 9), cols=st.integers(1, 9), p=st.integers(10, 90), keep=st.integers(20, 100),
+    moved=st.integers(1, 100), max_cells=st.sampled_from([8, 16, 24, ELIMINATION_MAX_CELLS]), seed=st.integers(0, 2**32 - 1),
+)
+def test_recounted_equations_lead_where_the_new_clues_do(rows, cols, p, keep, moved, max_cells, seed):
+    """When the field changes under open cells (as the classic generator moves mines), `recount`
+    gives each equation on them its new count, and the rules then fix what a trimmer built from
+    the new clues, with the cells fixed so far given, fixes: the equations derived before still
+    follow from the new clues."""
+    rng = np.random.default_rng(seed)
+    field = random_field(rows, cols, p, rng)
+    known = rng.random((rows, cols)) < keep / 100
+    trimmer = Trimmer(make_problem(status(field), known), max_cells, proof=False)
+    trimmer.load()
+    trimmer.run()
+    before = trimmer.value.ravel()
+    new = field.ravel().copy()
+    flip = (before == OPEN) & (rng.random(new.size) < moved / 100)
+    new[flip] = rng.random(int(flip.sum())) < 0.5
+    trimmer.recount(np.flatnonzero(new != field.ravel()), new)
+    trimmer.run()
+    fresh = Trimmer(make_problem(status(new.reshape(rows, cols)), known, fixed=before.reshape(rows, cols)), max_cells,
+                    proof=False)
+    fresh.load()
+    fresh.run()
+    assert np.array_equal(trimmer.value, fresh.value)
+    fixed = trimmer.value.ravel() >= 0
+    assert np.array_equal(trimmer.value.ravel()[fixed], new[fixed].astype(np.int8))
+
+
+def test_recount_refuses_a_fixed_cell():
+    trimmer = Trimmer(make_problem(np.array([[0, 1, 1]])), proof=False)
+    trimmer.load()
+    trimmer.run()
+    assert trimmer.value.tolist() == [0, 0, 1]
+    with pytest.raises(ValueError, match="r1c1 is fixed"):
+        trimmer.recount([0], [1, 0, 1])

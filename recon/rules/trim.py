@@ -427,6 +427,9 @@ class Trimmer:
         self._pair_at = 0  # the first equation the pairwise rules have not looked at
         self._fixed: list[int] = []  # every cell fixed, in order
         self._reduced: _Reduced | None = None
+        self._live: list[int] = []  # the live equations when _live_equations last looked
+        self._live_end = 0  # ... and how many equations had been made then
+        self._barren: set[frozenset[int]] = set()  # groups elimination last found nothing in (above max_cells)
         self._synced = 0  # how many of _fixed the reduced form has taken in
         self._step_of: dict[int, int] = {}  # cell -> the step (1-based) that fixed it (proof)
         self._prefix = "e"  # derived equations are named e1, e2, ... (s1, ... inside a case split)
@@ -638,6 +641,42 @@ class Trimmer:
                         self._add(ar, ac, m & ~bit, self._cnt[e] - v, self._label[e])
                 if killed:  # the pairwise rules walk these lists: most of their steps were dead ones
                     at[(ar + 2) * wide + ac + 2] = [e for e in here if alive[e]]
+
+    def recount(self, cells, truth) -> None:
+        """The field under these open cells changed (the classic generator moves mines there):
+        each live equation holding one of them is replaced by one with the new count, read from
+        `truth` (each cell's value, row-major). Every live equation lies on open cells and holds
+        on the field, and each is the same sum of clues less fixed cells as before, so the new
+        count is the field's sum over its cells: the rules go on as from the clues read again."""
+        cols, wide, at, msk, alive, value = self.cols, self._wide, self._at, self._msk, self._alive, self._value
+        hit: dict[int, int] = {}  # equation -> the index of its anchor's list in _at
+        for x in cells:
+            if value[x] != OPEN:
+                raise ValueError(f"{self.name(x)} is fixed: only open cells can change under the equations")
+            xr, xc = divmod(x, cols)
+            for i in range(3):
+                ar = xr - i
+                if ar < 0:
+                    break
+                for j in range(3):
+                    ac = xc - j
+                    if ac < 0:
+                        break
+                    b = (ar + 2) * wide + ac + 2
+                    bit = 1 << (i * 3 + j)
+                    for e in at[b] or ():
+                        if alive[e] and msk[e] & bit:
+                            hit[e] = b
+        for e in hit:
+            alive[e] = False
+            del self._key[(self._ar[e] * cols + self._ac[e]) * 512 + msk[e]]
+        for b in set(hit.values()):
+            at[b] = [e for e in at[b] if alive[e]]
+        for e in hit:
+            a = self._ar[e] * cols + self._ac[e]
+            count = sum(int(truth[a + off]) for off in self._offsets[msk[e]])
+            self._add(self._ar[e], self._ac[e], msk[e], count, self._label[e])
+        self._reduced = None
 
     def _fix_mask(self, ar: int, ac: int, mask: int, v: int) -> None:
         """Fix the cells of a mask to v. With the proof, one by one (`_fix`), so that the steps
@@ -875,10 +914,19 @@ class Trimmer:
             self._synced = len(self._fixed)
             bounded = self._reduced.bound_changed()
         else:  # some groups may be small enough: each from scratch (this is rare and large)
-            bounded = []
+            bounded, barren = [], set()
             for cells, eqs in self._groups():
                 if len(cells) <= self.max_cells:
-                    bounded += _Reduced(self._live_rows(eqs), deadline).bound_changed()
+                    # an equation never changes, so a group of the same equations gives nothing again
+                    key = frozenset(eqs)
+                    if key in self._barren:
+                        barren.add(key)
+                        continue
+                    found = _Reduced(self._live_rows(eqs), deadline).bound_changed()
+                    if not found:
+                        barren.add(key)
+                    bounded += found
+            self._barren = barren
         found: dict[int, int] = {}
         for coefs, rhs, sources, fixed in bounded:
             if fixed is None:
@@ -925,21 +973,30 @@ class Trimmer:
         """The live equations (of `keep` only, if given) as elimination's rows ({cell: 1},
         count, names: with the proof only), in the order made."""
         msk, names, label, cols, offsets = self._msk, self._names, self._label, self.cols, self._offsets
-        chosen = (e for e in range(len(msk)) if self._alive[e]) if keep is None else sorted(keep)
+        chosen = self._live_equations() if keep is None else sorted(keep)
         rows = []
         for e in chosen:
             a = self._ar[e] * cols + self._ac[e]
             rows.append(({a + off: 1 for off in offsets[msk[e]]}, self._cnt[e], (names[label[e]],) if self.proof else ()))
         return rows
 
+    def _live_equations(self) -> list[int]:
+        """The live equations, in the order made. The list is kept from call to call, so that a
+        call looks at those live last time and those made since, not at every equation ever made
+        (a player the generator keeps across perturbations makes hundreds of thousands)."""
+        alive = self._alive
+        live = [e for e in self._live if alive[e]]
+        live += [e for e in range(self._live_end, len(alive)) if alive[e]]
+        self._live, self._live_end = live, len(alive)
+        return live
+
     def _groups(self) -> list[tuple[set[int], set[int]]]:
         """The connected groups of live equations (sharing cells): (cells, equations) each."""
         joined = model.Groups()
         cells_of = {}
-        for e, m in enumerate(self._msk):
-            if self._alive[e]:
-                cells_of[e] = self._cells(self._ar[e], self._ac[e], m)
-                joined.join(cells_of[e])
+        for e in self._live_equations():
+            cells_of[e] = self._cells(self._ar[e], self._ac[e], self._msk[e])
+            joined.join(cells_of[e])
         groups: dict[int, tuple[set[int], set[int]]] = {}
         for e, cells in cells_of.items():
             cells_here, eqs = groups.setdefault(joined.find(cells[0]), (set(), set()))
