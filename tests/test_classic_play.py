@@ -87,6 +87,50 @@ def test_a_perturbation_keeps_the_mines_and_what_the_player_opened(rows, cols, m
     assert last_resorts > 0 or not last_resort
 
 
+@pytest.mark.parametrize("rows, cols, mines", [(6, 6, 12), (2, 12, 7), (12, 2, 7), (1, 30, 5), (30, 1, 5), (3, 10, 12),
+                                               (16, 30, 150), (70, 50, 1050)])
+def test_a_player_that_recounts_after_a_perturbation_knows_what_a_rebuilt_one_knows(rows, cols, mines):
+    """After each perturbation, the player that recounts the equations on the cells that changed
+    (`field_changed`) reads the new numbers, and opens and marks what a player rebuilt from every
+    opened number does (dense boards reach the last resort, where it rebuilds)."""
+    moves = 0
+    for seed in range(12 if rows * cols < 1000 else 2):
+        rng = np.random.default_rng(seed)
+        first = (rows // 2, cols // 2)
+        field = draw_field(rows, cols, mines, rng, first)
+        live = Sweeper(field, mines)
+        live.open(*first)
+        live.advance()
+        for _ in range(60):
+            if live.won:
+                break
+            before = field.copy()
+            if not perturb(live, rng):
+                break
+            rebuilt = Sweeper(field.copy(), mines)
+            rebuilt.opened[...], rebuilt.flagged[...] = live.opened, live.flagged
+            rebuilt.rebuild()
+            live.field_changed(np.flatnonzero(field != before))
+            assert np.array_equal(live._numbers, numbers_of(field)) and live.numbers == numbers_of(field).ravel().tolist()
+            assert live.advance() == rebuilt.advance()
+            assert np.array_equal(live.opened, rebuilt.opened) and np.array_equal(live.flagged, rebuilt.flagged)
+            assert np.array_equal(live.known(), rebuilt.known()), ((rows, cols), seed)
+            moves += 1
+    assert moves >= 20, moves
+
+
+@pytest.mark.parametrize("shape, mines", [((1, 30), 4), ((30, 1), 4), ((2, 25), 8), ((25, 2), 8), ((12, 12), 35),
+                                          ((16, 30), 99), ((70, 50), 1050)])
+def test_no_guess_boards_are_the_same_when_the_player_rebuilds(shape, mines):
+    """The same seed makes the same no-guess board, in as many runs and perturbations, whether the
+    player recounts its equations after each perturbation or rebuilds them."""
+    first = (shape[0] // 2, shape[1] // 2)
+    for seed in range(3 if shape[0] * shape[1] < 1000 else 1):
+        recounted, stats = no_guess_field(*shape, mines, np.random.default_rng(seed), first)
+        rebuilt, rebuilt_stats = no_guess_field(*shape, mines, np.random.default_rng(seed), first, recount=False)
+        assert np.array_equal(recounted, rebuilt) and stats == rebuilt_stats, (shape, seed)
+
+
 def test_a_first_click_that_is_only_safe():
     for seed in range(5):
         field, _ = no_guess_field(6, 6, 12, np.random.default_rng(seed), (0, 0), zero=False)

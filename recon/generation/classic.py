@@ -17,7 +17,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..model import OPEN, check_size, status, window_cells
+from ..model import check_size, status, window_cells
 from ..rules.sweeper import CASCADE_CELLS, Sweeper
 from .options import GenerationFailed, GenerationTimeout
 
@@ -112,10 +112,13 @@ def draw_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first
 
 
 def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.Generator | None = None,
-         deadline: float | None = None, rules: dict | None = None) -> tuple[Sweeper, int]:
+         deadline: float | None = None, rules: dict | None = None, recount: bool = True) -> tuple[Sweeper, int]:
     """The player's run from the first click; with rng, the perturber moves mines whenever it is
     stuck (changing `field` in place). Returns the player and the number of perturbations (a run
-    without rng stops where it is stuck). rules: the player's options (`player_rules`)."""
+    without rng stops where it is stuck). rules: the player's options (`player_rules`). recount:
+    after a perturbation the player recounts the equations on the cells that changed
+    (`Sweeper.field_changed`); False: it rebuilds them all from every opened number, the peer
+    that tests and benchmarks hold it to (the same boards, slower)."""
     sweeper = Sweeper(field, mines, **(rules or {}))
     sweeper.open(*first)
     sweeper.advance()
@@ -126,10 +129,14 @@ def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.G
             raise GenerationTimeout("the time limit was reached while making a no-guess board")
         # as Tatham's: a run whose perturbations stop opening cells gives up (the last resort
         # could otherwise trade mines back and forth for ever on a board too dense to finish)
+        before = sweeper.field.copy()
         if stalled > max(field.shape) or not perturb(sweeper, rng):
             break
         perturbed += 1
-        sweeper.rebuild()
+        if recount:
+            sweeper.field_changed(np.flatnonzero(sweeper.field != before))
+        else:
+            sweeper.rebuild()
         sweeper.advance()
         now = int(sweeper.opened.sum())
         stalled, opened = (stalled + 1, opened) if now <= opened else (0, now)
@@ -141,7 +148,7 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
     move can help."""
     field = sweeper.field
     rows, cols = field.shape
-    undecided = sweeper.known() == OPEN
+    undecided = sweeper.undecided()
     frontier = sweeper.frontier(undecided)
     if frontier.any():
         # a number on the frontier, at random: its undecided neighbours become all empty or all mines
@@ -188,10 +195,12 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
 
 
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
-                   zero: bool = True, time_limit: float | None = None, rules: dict | None = None) -> tuple[np.ndarray, dict]:
+                   zero: bool = True, time_limit: float | None = None, rules: dict | None = None,
+                   recount: bool = True) -> tuple[np.ndarray, dict]:
     """A field the player finishes from `first` without a guess, and how it was made ("fields"
     drawn, "runs", "perturbations"). GenerationFailed when no field could be made; GenerationTimeout
-    past the time limit. rules: the player's options (`player_rules`; the same board either way)."""
+    past the time limit. rules: the player's options (`player_rules`); recount: as `play` (the
+    same board either way)."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     stats = {"fields": 0, "runs": 0, "perturbations": 0}
     keep = first_click_cells((rows, cols), first, zero)
@@ -217,7 +226,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
         stats["fields"] += 1
         best, worse = None, 0
         while True:
-            sweeper, perturbed = play(field, mines, first, rng, deadline, rules)
+            sweeper, perturbed = play(field, mines, first, rng, deadline, rules, recount)
             stats["runs"] += 1
             stats["perturbations"] += perturbed
             if not sweeper.won:

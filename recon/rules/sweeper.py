@@ -94,6 +94,24 @@ class Sweeper:
         for x in np.flatnonzero(self.opened & near):
             self._tell(int(x))
 
+    def field_changed(self, cells) -> None:
+        """The field changed under these cells (the generator's perturber moved mines): the numbers
+        around them are read again. Cells still undecided: each equation on them takes its new
+        count (`Trimmer.recount`), where `rebuild` would tell every opened number again and derive
+        all that follows once more; a mine the player had found among them: `rebuild`."""
+        value = self._trimmer._value
+        cells = [int(x) for x in cells]
+        if any(value[x] != OPEN for x in cells):
+            self.rebuild()
+            return
+        rows, cols, field, numbers = self.rows, self.cols, self.field, self._numbers
+        for x in cells:
+            for r, c in window_cells((rows, cols), *divmod(x, cols)):
+                n = int(field[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2].sum()) - int(field[r, c])
+                numbers[r, c] = n
+                self.numbers[r * cols + c] = n
+        self._trimmer.recount(cells, field.ravel())
+
     def _tell(self, x: int) -> None:
         """Cell x is open: its number becomes an equation on its covered neighbours (a mask over
         its window's box, made here: every opened cell passes through, a million on a large
@@ -253,6 +271,11 @@ class Sweeper:
                 self._flood(x)
             acted = True
         return acted
+
+    def undecided(self) -> np.ndarray:
+        """Cells neither opened nor known to be mines (bool, the board's shape): `known() == OPEN`
+        once advance() has acted on all the rules fixed, without reading the rules' cells."""
+        return ~(self.opened | self.flagged)
 
     def frontier(self, undecided: np.ndarray | None = None) -> np.ndarray:
         """Covered undecided cells next to an opened cell (bool, the board's shape). undecided:
