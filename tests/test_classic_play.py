@@ -15,6 +15,7 @@ from recon.counting import count_solutions
 from recon.generation.classic import NoBoard, check_request, draw_field, no_guess_field, perturb, play
 from recon.io.classic import (board_problem, format_board, format_endoh1, format_mines_id, parse_board, parse_endoh1,
                                parse_mines_id)
+from recon.model import Groups
 from recon.rules.sweeper import Sweeper, numbers_of
 from recon.io.text import parse_field
 from test_classic import neighbours, run
@@ -117,6 +118,47 @@ def test_a_player_that_recounts_after_a_perturbation_knows_what_a_rebuilt_one_kn
             assert np.array_equal(live.known(), rebuilt.known()), ((rows, cols), seed)
             moves += 1
     assert moves >= 20, moves
+
+
+def _groups_afresh(trimmer) -> list[tuple[set[int], set[int]]]:
+    """The groups of the trimmer's live equations (sharing cells), joined from scratch."""
+    joined, cells_of = Groups(), {}
+    for e, alive in enumerate(trimmer._alive):
+        if alive:
+            cells_of[e] = trimmer._cells(trimmer._ar[e], trimmer._ac[e], trimmer._msk[e])
+            joined.join(cells_of[e])
+    out: dict = {}
+    for e, cells in cells_of.items():
+        here = out.setdefault(joined.find(cells[0]), (set(), set()))
+        here[0].update(cells)
+        here[1].add(e)
+    return list(out.values())
+
+
+@pytest.mark.parametrize("rows, cols, mines", [(2, 20, 9), (20, 2, 9), (3, 30, 20), (14, 16, 60), (30, 30, 250)])
+def test_the_groups_kept_from_call_to_call_are_the_groups_joined_afresh(rows, cols, mines):
+    """Elimination's groups, kept by the trimmer and joined again only where equations died or
+    came, are the live equations' groups joined from scratch, in the same order: through a game's
+    numbers told, cells fixed and perturbations recounted."""
+    checked = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        first = (rows // 2, cols // 2)
+        field = draw_field(rows, cols, mines, rng, first)
+        sweeper = Sweeper(field, mines)
+        sweeper.open(*first)
+        for _ in range(30):
+            sweeper.advance()
+            kept, afresh = sweeper._trimmer._groups(), _groups_afresh(sweeper._trimmer)
+            assert kept == afresh, ((rows, cols), seed)
+            checked += len(kept) > 0
+            if sweeper.won:
+                break
+            before = field.copy()
+            if not perturb(sweeper, rng):
+                break
+            sweeper.field_changed(np.flatnonzero(field != before))
+    assert checked >= 20, checked
 
 
 @pytest.mark.parametrize("shape, mines", [((1, 30), 4), ((30, 1), 4), ((2, 25), 8), ((25, 2), 8), ((12, 12), 35),

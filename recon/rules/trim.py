@@ -429,6 +429,11 @@ class Trimmer:
         self._reduced: _Reduced | None = None
         self._live: list[int] = []  # the live equations when _live_equations last looked
         self._live_end = 0  # ... and how many equations had been made then
+        self._group: dict[int, tuple[set[int], set[int]]] = {}  # _groups' groups by number: (cells, equations)
+        self._group_of: dict[int, int] = {}  # equation -> its group's number
+        self._group_at: dict[int, int] = {}  # cell -> its group's number
+        self._grouped = 0  # how many equations had been made when _groups last looked
+        self._next_group = 0
         self._barren: set[frozenset[int]] = set()  # groups elimination last found nothing in (above max_cells)
         self._synced = 0  # how many of _fixed the reduced form has taken in
         self._step_of: dict[int, int] = {}  # cell -> the step (1-based) that fixed it (proof)
@@ -991,18 +996,39 @@ class Trimmer:
         return live
 
     def _groups(self) -> list[tuple[set[int], set[int]]]:
-        """The connected groups of live equations (sharing cells): (cells, equations) each."""
+        """The connected groups of live equations (sharing cells): (cells, equations) each, in
+        the order of their first equations. Kept from call to call: only the groups that lost an
+        equation or share a cell with a new one are joined again (a few of hundreds, between two
+        calls of a game's player)."""
+        alive, groups, group_of, group_at = self._alive, self._group, self._group_of, self._group_at
+        cells_of = {e: self._cells(self._ar[e], self._ac[e], self._msk[e])
+                    for e in range(self._grouped, len(alive)) if alive[e]}
+        self._grouped = len(alive)
+        redo = {g for e, g in group_of.items() if not alive[e]}
+        redo.update(group_at[c] for cells in cells_of.values() for c in cells if c in group_at)
+        for g in redo:
+            cells, eqs = groups.pop(g)
+            for c in cells:
+                del group_at[c]
+            for e in eqs:
+                del group_of[e]
+                if alive[e]:
+                    cells_of[e] = self._cells(self._ar[e], self._ac[e], self._msk[e])
         joined = model.Groups()
-        cells_of = {}
-        for e in self._live_equations():
-            cells_of[e] = self._cells(self._ar[e], self._ac[e], self._msk[e])
-            joined.join(cells_of[e])
-        groups: dict[int, tuple[set[int], set[int]]] = {}
+        for cells in cells_of.values():
+            joined.join(cells)
+        made: dict[int, tuple[set[int], set[int]]] = {}
         for e, cells in cells_of.items():
-            cells_here, eqs = groups.setdefault(joined.find(cells[0]), (set(), set()))
+            cells_here, eqs = made.setdefault(joined.find(cells[0]), (set(), set()))
             cells_here.update(cells)
             eqs.add(e)
-        return list(groups.values())
+        for cells, eqs in made.values():
+            g = self._next_group
+            self._next_group += 1
+            groups[g] = (cells, eqs)
+            group_at.update(dict.fromkeys(cells, g))
+            group_of.update(dict.fromkeys(eqs, g))
+        return sorted(groups.values(), key=lambda group: min(group[1]))
 
     def _combination(self, names, coefs: dict[int, int], rhs: int, known: dict[int, int] | None = None
                      ) -> tuple[tuple[int, str], ...]:
