@@ -55,6 +55,18 @@ def test_no_guess_boards_are_won_without_a_guess(rows, cols, mines):
         assert (again == field).all()  # the same seed, the same board
 
 
+def _stuck_game(rows: int, cols: int, mines: int, seed: int):
+    """A game from a drawn field, its first click in the centre, the player advanced as far as the
+    rules go: (rng, field, player)."""
+    rng = np.random.default_rng(seed)
+    first = (rows // 2, cols // 2)
+    field = draw_field(rows, cols, mines, rng, first)
+    sweeper = Sweeper(field, mines)
+    sweeper.open(*first)
+    sweeper.advance()
+    return rng, field, sweeper
+
+
 @pytest.mark.parametrize("rows, cols, mines, last_resort", [
     (6, 6, 12, True), (2, 12, 7, True), (12, 2, 7, True), (3, 10, 12, True), (1, 14, 6, False), (14, 1, 6, False)])
 def test_a_perturbation_keeps_the_mines_and_what_the_player_opened(rows, cols, mines, last_resort):
@@ -64,12 +76,7 @@ def test_a_perturbation_keeps_the_mines_and_what_the_player_opened(rows, cols, m
     Dense small boards reach that last resort (strips of one cell, in these 60 seeds, do not)."""
     last_resorts = 0
     for seed in range(60):
-        rng = np.random.default_rng(seed)
-        first = (rows // 2, cols // 2)
-        field = draw_field(rows, cols, mines, rng, first)
-        sweeper = Sweeper(field, mines)
-        sweeper.open(*first)
-        sweeper.advance()
+        rng, field, sweeper = _stuck_game(rows, cols, mines, seed)
         for _ in range(50):
             if sweeper.won:
                 break
@@ -96,12 +103,7 @@ def test_a_player_that_recounts_after_a_perturbation_knows_what_a_rebuilt_one_kn
     opened number does (dense boards reach the last resort, where it rebuilds)."""
     moves = 0
     for seed in range(12 if rows * cols < 1000 else 2):
-        rng = np.random.default_rng(seed)
-        first = (rows // 2, cols // 2)
-        field = draw_field(rows, cols, mines, rng, first)
-        live = Sweeper(field, mines)
-        live.open(*first)
-        live.advance()
+        rng, field, live = _stuck_game(rows, cols, mines, seed)
         for _ in range(60):
             if live.won:
                 break
@@ -142,13 +144,8 @@ def test_the_groups_kept_from_call_to_call_are_the_groups_joined_afresh(rows, co
     numbers told, cells fixed and perturbations recounted."""
     checked = 0
     for seed in range(6):
-        rng = np.random.default_rng(seed)
-        first = (rows // 2, cols // 2)
-        field = draw_field(rows, cols, mines, rng, first)
-        sweeper = Sweeper(field, mines)
-        sweeper.open(*first)
+        rng, field, sweeper = _stuck_game(rows, cols, mines, seed)
         for _ in range(30):
-            sweeper.advance()
             kept, afresh = sweeper._trimmer._groups(), _groups_afresh(sweeper._trimmer)
             assert kept == afresh, ((rows, cols), seed)
             checked += len(kept) > 0
@@ -158,6 +155,7 @@ def test_the_groups_kept_from_call_to_call_are_the_groups_joined_afresh(rows, co
             if not perturb(sweeper, rng):
                 break
             sweeper.field_changed(np.flatnonzero(field != before))
+            sweeper.advance()
     assert checked >= 20, checked
 
 

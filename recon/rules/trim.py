@@ -622,8 +622,27 @@ class Trimmer:
         value[x] = v
         self.open -= 1
         self._fixed.append(x)
-        cols, at, msk, alive, wide = self.cols, self._at, self._msk, self._alive, self._wide
-        xr, xc = divmod(x, cols)
+        cols, at, msk, alive = self.cols, self._at, self._msk, self._alive
+        for ar, ac, b, bit in self._boxes_holding(x):
+            here = at[b]
+            if not here:
+                continue
+            killed = False
+            for e in here:  # an equation added meanwhile lacks the bit
+                m = msk[e]
+                if m & bit and alive[e]:
+                    alive[e] = False
+                    killed = True
+                    del self._key[(ar * cols + ac) * 512 + m]
+                    self._add(ar, ac, m & ~bit, self._cnt[e] - v, self._label[e])
+            if killed:  # the pairwise rules walk these lists: most of their steps were dead ones
+                at[b] = [e for e in here if alive[e]]
+
+    def _boxes_holding(self, x: int):
+        """The boxes that may hold cell x: (anchor row, column, the anchor's index in _at, x's
+        bit in the box's mask) each."""
+        xr, xc = divmod(x, self.cols)
+        wide = self._wide
         for i in range(3):
             ar = xr - i
             if ar < 0:
@@ -632,20 +651,7 @@ class Trimmer:
                 ac = xc - j
                 if ac < 0:
                     break
-                here = at[(ar + 2) * wide + ac + 2]
-                if not here:
-                    continue
-                bit = 1 << (i * 3 + j)
-                killed = False
-                for e in here:  # an equation added meanwhile lacks the bit
-                    m = msk[e]
-                    if m & bit and alive[e]:
-                        alive[e] = False
-                        killed = True
-                        del self._key[(ar * cols + ac) * 512 + m]
-                        self._add(ar, ac, m & ~bit, self._cnt[e] - v, self._label[e])
-                if killed:  # the pairwise rules walk these lists: most of their steps were dead ones
-                    at[(ar + 2) * wide + ac + 2] = [e for e in here if alive[e]]
+                yield ar, ac, (ar + 2) * wide + ac + 2, 1 << (i * 3 + j)
 
     def recount(self, cells, truth) -> None:
         """The field under these open cells changed (the classic generator moves mines there):
@@ -653,25 +659,15 @@ class Trimmer:
         `truth` (each cell's value, row-major). Every live equation lies on open cells and holds
         on the field, and each is the same sum of clues less fixed cells as before, so the new
         count is the field's sum over its cells: the rules go on as from the clues read again."""
-        cols, wide, at, msk, alive, value = self.cols, self._wide, self._at, self._msk, self._alive, self._value
+        cols, at, msk, alive, value = self.cols, self._at, self._msk, self._alive, self._value
         hit: dict[int, int] = {}  # equation -> the index of its anchor's list in _at
         for x in cells:
             if value[x] != OPEN:
                 raise ValueError(f"{self.name(x)} is fixed: only open cells can change under the equations")
-            xr, xc = divmod(x, cols)
-            for i in range(3):
-                ar = xr - i
-                if ar < 0:
-                    break
-                for j in range(3):
-                    ac = xc - j
-                    if ac < 0:
-                        break
-                    b = (ar + 2) * wide + ac + 2
-                    bit = 1 << (i * 3 + j)
-                    for e in at[b] or ():
-                        if alive[e] and msk[e] & bit:
-                            hit[e] = b
+            for _, _, b, bit in self._boxes_holding(x):
+                for e in at[b] or ():
+                    if alive[e] and msk[e] & bit:
+                        hit[e] = b
         for e in hit:
             alive[e] = False
             del self._key[(self._ar[e] * cols + self._ac[e]) * 512 + msk[e]]
