@@ -5,7 +5,8 @@ a guess. Made as Simon Tatham's Mines makes them: the player plays the drawn fie
 stuck, a perturber moves mines so that a deduction becomes possible (it clears, or fills, the
 covered cells around one number on the frontier, moving mines to or from covered cells that no
 opened number sees, so that only that number's neighbours change; as a last resort, as at the end
-of a board, it fills them with mines the player has already found), and play goes on. A run that
+of a board, it fills them with mines the player has already found), and play goes on: the player
+keeps what it knows, its equations on the moved cells taking their new counts. A run that
 needed a perturbation proves nothing about the final field, so play starts again from the first
 click, until one run finishes with none: that run is the certificate.
 """
