@@ -130,12 +130,12 @@ def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.G
             raise GenerationTimeout("the time limit was reached while making a no-guess board")
         # as Tatham's: a run whose perturbations stop opening cells gives up (the last resort
         # could otherwise trade mines back and forth for ever on a board too dense to finish)
-        before = sweeper.field.copy()
-        if stalled > max(field.shape) or not perturb(sweeper, rng):
+        moved = [] if stalled > max(field.shape) else perturb(sweeper, rng)
+        if not moved:
             break
         perturbed += 1
         if recount:
-            sweeper.field_changed(np.flatnonzero(sweeper.field != before))
+            sweeper.field_changed(moved)
         else:
             sweeper.rebuild()
         sweeper.advance()
@@ -144,11 +144,17 @@ def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.G
     return sweeper, perturbed
 
 
-def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
-    """Move mines so that the stuck player can go on (see the module's notes); False when no
-    move can help."""
+def perturb(sweeper: Sweeper, rng: np.random.Generator) -> list[int]:
+    """Move mines so that the stuck player can go on (see the module's notes): the cells whose
+    value changed (row-major indices, in order), none when no move can help."""
     field = sweeper.field
-    rows, cols = field.shape
+    moved: list[int] = []
+
+    def put(cells: np.ndarray, mine: bool) -> None:  # every change goes through here, and is listed
+        cells = cells[field.flat[cells] != mine]
+        field.flat[cells] = mine
+        moved.extend(cells.tolist())
+
     undecided = sweeper.undecided()
     frontier = sweeper.frontier(undecided)
     if frontier.any():
@@ -164,35 +170,36 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> bool:
         if room.sum() < held and spare.sum() < size - held:  # too few far cells: the rest of the frontier too
             room, spare = room | (frontier & ~spot & ~field), spare | (frontier & ~spot & field)
         if room.sum() >= held and (held <= size - held or spare.sum() < size - held):
-            field[spot & field] = False
-            field.flat[rng.choice(np.flatnonzero(room), size=held, replace=False)] = True
+            put(np.flatnonzero(spot), False)
+            put(rng.choice(np.flatnonzero(room), size=held, replace=False), True)
         elif spare.sum() >= size - held:
-            field.flat[rng.choice(np.flatnonzero(spare), size=size - held, replace=False)] = False
-            field[spot] = True
+            put(rng.choice(np.flatnonzero(spare), size=size - held, replace=False), False)
+            put(np.flatnonzero(spot), True)
         else:
             # Tatham's last resort, as at the end of a board (a last 50/50 with no covered cell
             # beside it): fill the spot with mines the player has found, who must find them again
             found = np.flatnonzero(sweeper.flagged & ~spot)
             need = size - held - int(spare.sum())
             if len(found) < need:
-                return False
+                return []
             taken = rng.choice(found, size=need, replace=False)
-            field[spare] = False
-            field.flat[taken] = False
+            put(np.flatnonzero(spare), False)
+            put(taken, False)
             sweeper.flagged.flat[taken] = False
-            field[spot] = True
-        return True
+            put(np.flatnonzero(spot), True)
+        return sorted(moved)
     if not undecided.any():
-        return False
+        return []
     # covered cells that no opened number sees, walled in by known mines: free one of those mines
     walls = np.flatnonzero(sweeper.flagged & (status(undecided) > 0))
     place = np.flatnonzero(undecided & ~field)
     if not len(walls) or not len(place):
-        return False
+        return []
     wall, q = walls[rng.integers(len(walls))], place[rng.integers(len(place))]
-    field.flat[wall], field.flat[q] = False, True
+    put(np.array([wall]), False)
+    put(np.array([q]), True)
     sweeper.flagged.flat[wall] = False  # no longer known: the player must find it again
-    return True
+    return sorted(moved)
 
 
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],

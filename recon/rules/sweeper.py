@@ -105,11 +105,11 @@ class Sweeper:
             self.rebuild()
             return
         rows, cols, field, numbers = self.rows, self.cols, self.field, self._numbers
-        for x in cells:
-            for r, c in window_cells((rows, cols), *divmod(x, cols)):
-                n = int(field[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2].sum()) - int(field[r, c])
-                numbers[r, c] = n
-                self.numbers[r * cols + c] = n
+        near = {rc for x in cells for rc in window_cells((rows, cols), *divmod(x, cols))}
+        for r, c in near:
+            n = int(field[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2].sum()) - int(field[r, c])
+            numbers[r, c] = n
+            self.numbers[r * cols + c] = n
         self._trimmer.recount(cells, field.ravel())
 
     def _tell(self, x: int) -> None:
