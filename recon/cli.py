@@ -247,6 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"recon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.set_defaults(commands=commands.choices)
 
     p = _command(
         commands,
@@ -1616,6 +1617,16 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 raise UsageError(f"cannot write {path!r} (--{option}): {err.strerror or err}") from None
 
 
+def _parse_intermixed(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Parse ARGV with a command's options and positionals in any order (`generate 30 30 --classic
+    20`): argparse gives a command's positionals one run of words, so the command reads its own."""
+    if not argv or argv[0] not in parser.get_default("commands"):
+        return parser.parse_args(argv)  # no command, or an option of recon itself first
+    args = parser.get_default("commands")[argv[0]].parse_intermixed_args(argv[1:])
+    args.command = argv[0]
+    return args
+
+
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the recon command line and return its exit status."""
     # counts are exact however many digits they have (2^14400 for a 120x120 grid without a clue);
@@ -1625,7 +1636,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     stderr = _Stderr(sys.stderr if stderr is None else stderr)
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = _parse_intermixed(parser, list(sys.argv[1:] if argv is None else argv))
     except SystemExit as stop:
         return int(stop.code or 0) if not isinstance(stop.code, str) else EXIT_USAGE
     if args.command is None:

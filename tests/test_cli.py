@@ -249,6 +249,18 @@ def test_generate_without_seed_prints_the_seed_that_reproduces_it():
     assert first == again
 
 
+def test_options_may_come_between_a_commands_words(capsys):
+    """`generate 4 9 --classic 30` is `generate 4 9 30 --classic`: argparse alone gave P no place."""
+    _, before, _ = run("generate", "4", "9", "30", "--classic", "--seed", "3")
+    assert before.startswith("# recon generate 4 9 --classic --mines")
+    assert run("generate", "4", "9", "--classic", "30", "--seed", "3")[1] == before
+    assert run("generate", "--seed", "3", "4", "--classic", "9", "30")[1] == before
+    code, _, err = run("generate", "4", "9", "--classic", "101")
+    assert code == 2 and "P must be a percentage from 0 to 100, got '101'" in capsys.readouterr().err + err
+    code, out, _ = run("solve", "--json", str(DATA / "seed-5x5.txt"), "--engine", "sat")
+    assert code == 3 and list(json.loads(out)["engines"]) == ["sat"]
+
+
 @pytest.mark.parametrize("p, expected", [("0", 0), ("100", 1)])
 def test_generate_extremes(p, expected):
     _, out, _ = run("generate", "3", "4", p, "--seed", "1")
