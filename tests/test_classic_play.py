@@ -5,6 +5,7 @@ player's rules (`recon.rules.sweeper`) against the field."""
 from __future__ import annotations
 
 import json
+from itertools import combinations, permutations
 
 import numpy as np
 import pytest
@@ -12,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recon.counting import count_solutions
-from recon.generation.classic import NoBoard, check_request, draw_field, no_guess_field, perturb, play
+from recon.generation.classic import (WAYS, NoBoard, _fill_or_empty, check_request, draw_field, no_guess_field, perturb,
+                                      play)
 from recon.io.classic import (board_problem, format_board, format_endoh1, format_mines_id, parse_board, parse_endoh1,
                                parse_mines_id)
 from recon.model import Groups
@@ -53,6 +55,84 @@ def test_no_guess_boards_are_won_without_a_guess(rows, cols, mines):
         assert exact_player_wins(field, first)
         again, _ = no_guess_field(rows, cols, mines, np.random.default_rng(seed), first)
         assert (again == field).all()  # the same seed, the same board
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("rows, cols, mines", [(3, 40, 20), (40, 3, 20), (10, 10, 25), (2, 20, 6)])
+def test_each_way_of_perturbing_makes_boards_won_without_a_guess(way, rows, cols, mines):
+    first = (rows // 2, cols // 2)
+    for seed in range(2):
+        field, _ = no_guess_field(rows, cols, mines, np.random.default_rng(seed), first, ways=(way,))
+        assert int(field.sum()) == mines and play(field.copy(), mines, first)[0].won
+        assert exact_player_wins(field, first)
+
+
+@pytest.mark.parametrize("shape, mines", [((2, 25), 8), ((25, 2), 8), ((1, 30), 5)])
+def test_boards_up_to_two_wide_are_packed_whatever_the_way(shape, mines):
+    """There no-guess boards have their mines packed far from the first click (WAYS), so the race
+    is not run: the same seed makes the same board either way."""
+    first = (shape[0] // 2, shape[1] // 2)
+    for seed in range(3):
+        packed, stats = no_guess_field(*shape, mines, np.random.default_rng(seed), first, ways=("pack",))
+        raced, raced_stats = no_guess_field(*shape, mines, np.random.default_rng(seed), first, ways=("race",))
+        assert np.array_equal(packed, raced) and stats == raced_stats
+    with pytest.raises(ValueError, match="ways"):
+        no_guess_field(*shape, mines, np.random.default_rng(0), first, ways=("shove",))
+
+
+@pytest.mark.parametrize("room, spare, held, lacking", [(3, 2, 1, 1), (4, 3, 2, 1), (2, 5, 2, 3), (1, 1, 2, 1),
+                                                        (0, 4, 1, 2), (5, 0, 2, 2), (1, 1, 2, 2)])
+def test_the_race_chooses_as_a_walk_of_the_far_cells_in_random_order_would(room, spare, held, lacking):
+    """Tatham's race: the far cells in a random order, until `held` empty ones (empty the spot) or
+    `lacking` mines (fill it) are met. Its odds, drawn 4,000 times, against every order counted."""
+    def walk(order):
+        empties = mines = 0
+        for cell in order:
+            empties, mines = empties + (cell == "e"), mines + (cell == "m")
+            if empties == held:
+                return "empty"
+            if mines == lacking:
+                return "fill"
+        return None
+
+    orders = set(permutations("e" * room + "m" * spare))
+    exact = {way: sum(walk(order) == way for order in orders) / len(orders) for way in ("empty", "fill", None)}
+    rng = np.random.default_rng(7)
+    drawn = [_fill_or_empty(room, spare, held, lacking, True, rng) for _ in range(4000)]
+    for way, p in exact.items():
+        assert abs(drawn.count(way) / 4000 - p) <= 4 * (p * (1 - p) / 4000) ** 0.5 + 1e-9, (way, p)
+    # without the race: empty the spot whenever that moves fewer mines (or filling cannot be done)
+    packed = _fill_or_empty(room, spare, held, lacking, False, rng)
+    assert packed == ("empty" if room >= held and (held <= lacking or spare < lacking)
+                      else "fill" if spare >= lacking else None)
+
+
+@pytest.mark.parametrize("shape, first", [((2, 7), (0, 3)), ((7, 2), (3, 1)), ((2, 6), (1, 0)), ((6, 2), (5, 1))])
+def test_a_board_two_wide_with_an_odd_number_of_mines_always_needs_a_guess(shape, first):
+    """Across a board two wide, the two cells look alike to every number beside them, so from a
+    zero first click a pair holding one mine can never be told apart: an odd count has no
+    no-guess board, and the generator says so at once. The oracle plays every field by exact
+    probabilities with the total."""
+    window = np.zeros(shape, dtype=bool)
+    window[max(first[0] - 1, 0) : first[0] + 2, max(first[1] - 1, 0) : first[1] + 2] = True
+    free = np.flatnonzero(~window)
+    won = set()
+    for mines in range(len(free) + 1):
+        for cells in combinations(free, mines):
+            field = np.zeros(shape, dtype=bool)
+            field.flat[list(cells)] = True
+            if exact_player_wins(field, first):
+                won.add(mines)
+                break
+    assert won and all(mines % 2 == 0 for mines in won)
+    for mines in range(1, len(free) + 1, 2):
+        with pytest.raises(NoBoard, match=f"odd number of mines \\({mines}\\)"):
+            no_guess_field(*shape, mines, np.random.default_rng(0), first)
+    for mines in won:
+        field, _ = no_guess_field(*shape, mines, np.random.default_rng(0), first)
+        assert exact_player_wins(field, first)
+    with pytest.raises(NoBoard, match="each pair must hold 0 or 2 mines"):
+        no_guess_field(2, 1000, 333, np.random.default_rng(0), (1, 500))
 
 
 def _stuck_game(rows: int, cols: int, mines: int, seed: int):

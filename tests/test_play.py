@@ -819,9 +819,9 @@ def test_a_first_click_with_no_no_guess_board_says_why_and_the_game_waits():
     game stays ready and says why (it had ended in a traceback), in the status line too, and a
     click elsewhere can start it."""
     game = Game.new(2, 3, 1, seed=1, no_guess=True)
-    game.open(0, 0)  # both fields with one mine outside r1c1's window need a guess
+    game.open(0, 0)  # both fields with one mine outside r1c1's window need a guess (a pair holds it)
     assert game.state == "ready" and game.field is None
-    assert game.notice.startswith("no 2x3 board with 1 mine can be finished without a guess from r1c1")
+    assert game.notice.startswith("no 2x3 board with an odd number of mines (1) can be finished without a guess")
     game.open(0, 1)  # its window is the whole board
     assert game.state == "ready" and "1 mine does not fit" in game.notice
     game = Game.new(3, 7, 2, seed=1, no_guess=True)

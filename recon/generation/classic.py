@@ -5,10 +5,11 @@ a guess. Made as Simon Tatham's Mines makes them: the player plays the drawn fie
 stuck, a perturber moves mines so that a deduction becomes possible (it clears, or fills, the
 covered cells around one number on the frontier, moving mines to or from covered cells that no
 opened number sees, so that only that number's neighbours change; as a last resort, as at the end
-of a board, it fills them with mines the player has already found), and play goes on: the player
-keeps what it knows, its equations on the moved cells taking their new counts. A run that
-needed a perturbation proves nothing about the final field, so play starts again from the first
-click, until one run finishes with none: that run is the certificate.
+of a board, it fills them with mines the player has already found; `WAYS` says whether it clears
+or fills), and play goes on: the player keeps what it knows, its equations on the moved cells
+taking their new counts. A run that needed a perturbation proves nothing about the final field,
+so play starts again from the first click, until one run finishes with none: that run is the
+certificate.
 """
 
 from __future__ import annotations
@@ -62,6 +63,16 @@ class NoBoard(ValueError):
     """No board of the kind asked for can be finished without a guess (every field was tried)."""
 
 
+#: How the perturber chooses between emptying the stuck cells and filling them; fields take the
+#: ways in turn, as neither finishes every shape. "pack" empties them whenever that moves fewer
+#: mines, so mines gather far from the first click: dense square boards need that (Tatham: "the
+#: only way to get a solvable grid is to pack most of the mines solidly around the edges"), and
+#: so do boards two cells wide (across one, two cells look alike to every number beside them, so
+#: each pair holds 0 or 2 mines and nothing beyond a full pair is seen). On a strip three or more
+#: wide, packing leaves dense ends no run finishes; "race" (Tatham's) chooses by the far cells'
+#: density, keeping it near the board's (on boards up to two wide it packs).
+WAYS = ("pack", "race")
+
 #: A field whose runs fail this many times to need fewer perturbations than every run before is
 #: dropped for a new one (Tatham drops a field at the first run that is not shorter; a board too
 #: dense to finish has runs that go up and down for ever).
@@ -113,13 +124,14 @@ def draw_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first
 
 
 def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.Generator | None = None,
-         deadline: float | None = None, rules: dict | None = None, recount: bool = True) -> tuple[Sweeper, int]:
+         deadline: float | None = None, rules: dict | None = None, recount: bool = True,
+         way: str = "pack") -> tuple[Sweeper, int]:
     """The player's run from the first click; with rng, the perturber moves mines whenever it is
     stuck (changing `field` in place). Returns the player and the number of perturbations (a run
     without rng stops where it is stuck). rules: the player's options (`player_rules`). recount:
     after a perturbation the player recounts the equations on the cells that changed
     (`Sweeper.field_changed`); False: it rebuilds them all from every opened number, the peer
-    that tests and benchmarks hold it to (the same boards, slower)."""
+    that tests and benchmarks hold it to (the same boards, slower). way: the perturber's (WAYS)."""
     sweeper = Sweeper(field, mines, **(rules or {}))
     sweeper.open(*first)
     sweeper.advance()
@@ -130,7 +142,7 @@ def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.G
             raise GenerationTimeout("the time limit was reached while making a no-guess board")
         # as Tatham's: a run whose perturbations stop opening cells gives up (the last resort
         # could otherwise trade mines back and forth for ever on a board too dense to finish)
-        moved = [] if stalled > max(field.shape) else perturb(sweeper, rng)
+        moved = [] if stalled > max(field.shape) else perturb(sweeper, rng, way)
         if not moved:
             break
         perturbed += 1
@@ -144,9 +156,10 @@ def play(field: np.ndarray, mines: int, first: tuple[int, int], rng: np.random.G
     return sweeper, perturbed
 
 
-def perturb(sweeper: Sweeper, rng: np.random.Generator) -> list[int]:
+def perturb(sweeper: Sweeper, rng: np.random.Generator, way: str = "pack") -> list[int]:
     """Move mines so that the stuck player can go on (see the module's notes): the cells whose
-    value changed (row-major indices, in order), none when no move can help."""
+    value changed (row-major indices, in order), none when no move can help. way: how it
+    chooses between emptying the stuck cells and filling them (WAYS)."""
     field = sweeper.field
     moved: list[int] = []
 
@@ -169,10 +182,12 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> list[int]:
         room, spare = far & ~field, far & field
         if room.sum() < held and spare.sum() < size - held:  # too few far cells: the rest of the frontier too
             room, spare = room | (frontier & ~spot & ~field), spare | (frontier & ~spot & field)
-        if room.sum() >= held and (held <= size - held or spare.sum() < size - held):
+        race = way == "race" and min(field.shape) > 2
+        move = _fill_or_empty(int(room.sum()), int(spare.sum()), held, size - held, race, rng)
+        if move == "empty":
             put(np.flatnonzero(spot), False)
             put(rng.choice(np.flatnonzero(room), size=held, replace=False), True)
-        elif spare.sum() >= size - held:
+        elif move == "fill":
             put(rng.choice(np.flatnonzero(spare), size=size - held, replace=False), False)
             put(np.flatnonzero(spot), True)
         else:
@@ -202,19 +217,46 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator) -> list[int]:
     return sorted(moved)
 
 
+def _fill_or_empty(room: int, spare: int, held: int, lacking: int, race: bool,
+                   rng: np.random.Generator) -> str | None:
+    """Empty the spot ("empty": its `held` mines go to `room` empty far cells) or fill it ("fill":
+    `lacking` mines come from `spare` far mines)? None if neither can be done. Without the race
+    ("pack"), empty it whenever that moves fewer mines; with it, Tatham's race: walk the far
+    cells in a random order until `held` empty ones or `lacking` mines are met."""
+    if not race:
+        if room >= held and (held <= lacking or spare < lacking):
+            return "empty"
+        return "fill" if spare >= lacking else None
+    while held and lacking:
+        if not room + spare:
+            return None
+        if rng.random() * (room + spare) < room:
+            room, held = room - 1, held - 1
+        else:
+            spare, lacking = spare - 1, lacking - 1
+    return "empty" if not held else "fill"
+
+
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
                    zero: bool = True, time_limit: float | None = None, rules: dict | None = None,
-                   recount: bool = True) -> tuple[np.ndarray, dict]:
+                   recount: bool = True, ways: tuple[str, ...] = WAYS) -> tuple[np.ndarray, dict]:
     """A field the player finishes from `first` without a guess, and how it was made ("fields"
     drawn, "runs", "perturbations"). GenerationFailed when no field could be made; GenerationTimeout
     past the time limit. rules: the player's options (`player_rules`); recount: as `play` (the
-    same board either way)."""
+    same board either way); ways: the perturber's, one a field in turn (WAYS)."""
+    if not ways or set(ways) - set(WAYS):
+        raise ValueError(f"ways must be drawn from {WAYS}, got {ways!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     stats = {"fields": 0, "runs": 0, "perturbations": 0}
     keep = first_click_cells((rows, cols), first, zero)
     cells = rows * cols - len(keep)
     if mines > cells:
         raise NoBoard(_no_room(mines, cells, zero))
+    if zero and min(rows, cols) == 2 and mines % 2:
+        # the first click's window holds both cells of its pair, so a pair with one mine is elsewhere
+        raise NoBoard(f"no {rows}x{cols} board with an odd number of mines ({mines}) can be finished without a guess "
+                      f"from r{first[0] + 1}c{first[1] + 1}, a zero: the two cells across a board two wide look alike to every number "
+                      "beside them, so each pair must hold 0 or 2 mines")
     if _fields_at_most(cells, mines, EVERY_FIELD):
         # few fields in all: try each (in a seeded order), so that none winning proves none exists
         free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
@@ -229,12 +271,13 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
                 return field, stats
         raise NoBoard(f"no {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} can be finished without a guess from "
                       f"r{first[0] + 1}c{first[1] + 1}: each of the {len(ways)} possible fields needs one")
-    for _ in range(1000):
+    for k in range(1000):
+        way = ways[k % len(ways)]
         field = draw_field(rows, cols, mines, rng, first, zero)
         stats["fields"] += 1
         best, worse = None, 0
         while True:
-            sweeper, perturbed = play(field, mines, first, rng, deadline, rules, recount)
+            sweeper, perturbed = play(field, mines, first, rng, deadline, rules, recount, way)
             stats["runs"] += 1
             stats["perturbations"] += perturbed
             if not sweeper.won:
