@@ -7,6 +7,7 @@ third field is the seconds his new_desc took (a fetched program's build stays ou
 
     python bench/bench_no_guess.py --seeds 5 --fresh --tatham PATH
     python bench/bench_no_guess.py --seeds 3 --large
+    python bench/bench_no_guess.py --seeds 5 --strips
 
 Each row: median and worst over seeds, with the perturbations and runs the median seed needed.
 In process the player's rules run as the command runs them (`player_rules`: compiled on large
@@ -15,6 +16,10 @@ generation with the rules in Python, timed in the same run, and the two boards a
 A second peer at every size: the player rebuilding its equations from every opened number after
 each perturbation (`recount=False`) instead of recounting those on the cells that changed; its
 boards are checked equal too.
+
+--strips: long boards at 1 mine in 6, against the perturber that only packs (`ways=("pack",)`,
+the code before the race joined it), timed in the same run; a peer past `--limit` seconds counts
+as the limit.
 """
 
 from __future__ import annotations
@@ -29,10 +34,13 @@ import time
 import numpy as np
 
 from recon.generation.classic import no_guess_field, player_rules
+from recon.generation.options import GenerationTimeout
 
 SIZES = [(16, 30, 99), (50, 50, 1000), (100, 100, 3000)]
 #: Beyond the targets (--large): how the time grows.
 LARGE = [(200, 200, 12000), (300, 300, 27000), (1000, 1000, 160000)]
+#: Long boards (--strips), 1 mine in 6.
+STRIPS = [(3, 300, 150), (3, 2000, 1000), (2000, 3, 1000), (5, 1000, 833), (2, 1000, 334), (1, 2000, 333)]
 
 
 def main() -> None:
@@ -41,7 +49,11 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="also time a fresh `recon generate` process per seed")
     parser.add_argument("--tatham", metavar="PATH", help="Tatham's generator, built outside the repo (see above)")
     parser.add_argument("--large", action="store_true", help="only the large boards: 200x200 and 300x300 at 30 %%, 1000x1000 at 16 %%")
+    parser.add_argument("--strips", action="store_true", help="only long boards, against the perturber that only packs")
+    parser.add_argument("--limit", type=float, default=120, help="seconds a strip's peer may take (default 120)")
     args = parser.parse_args()
+    if args.strips:
+        return strips(args.seeds, args.limit)
     print("| board | mines | in process: median | worst | perturbations (median seed) | rules in Python (peer): median "
           "| peer / recon | rebuilt after each perturbation (peer): median | peer / recon | fresh process: median "
           "| Tatham: median | Tatham / recon (in process) |")
@@ -91,6 +103,31 @@ def main() -> None:
         print(f"| {rows}x{cols} | {mines} | {statistics.median(times):.2f} s | {max(times):.2f} s | "
               f"{stats[middle]['perturbations']} in {stats[middle]['runs']} runs | {peer} | {speedup} | {rebuild} | {fresh} | {anchor} | "
               f"{ratio} |", flush=True)
+
+
+def strips(seeds: int, limit: float) -> None:
+    print("| board | mines | recon: median | worst | fields, runs (median seed) | packing only (peer): median | worst "
+          "| peer / recon |")
+    print("|---|---|---|---|---|---|---|---|")
+    for rows, cols, mines in STRIPS:
+        first = (rows // 2, cols // 2)
+        times, stats, peers = [], [], []
+        for seed in range(seeds):
+            start = time.perf_counter()
+            _, made = no_guess_field(rows, cols, mines, np.random.default_rng(seed), first)
+            times.append(time.perf_counter() - start)
+            stats.append(made)
+            start = time.perf_counter()
+            try:
+                no_guess_field(rows, cols, mines, np.random.default_rng(seed), first, ways=("pack",), time_limit=limit)
+                peers.append(time.perf_counter() - start)
+            except GenerationTimeout:
+                peers.append(limit)
+        middle = sorted(range(len(times)), key=times.__getitem__)[len(times) // 2]
+        shown = [f"> {p:.0f} s" if p >= limit else f"{p:.2f} s" for p in (statistics.median(peers), max(peers))]
+        print(f"| {rows}x{cols} | {mines} | {statistics.median(times):.2f} s | {max(times):.2f} s | "
+              f"{stats[middle]['fields']}, {stats[middle]['runs']} | {shown[0]} | {shown[1]} | "
+              f"{'>= ' if max(peers) >= limit else ''}{statistics.median(peers) / statistics.median(times):.1f}x |", flush=True)
 
 
 if __name__ == "__main__":
