@@ -142,7 +142,7 @@ class Sweeper:
     @property
     def won(self) -> bool:
         """Is every safe cell open?"""
-        return not self.exploded and int(self.opened.sum()) == self.field.size - int(self.field.sum())
+        return not self.exploded and np.count_nonzero(self.opened) == self.field.size - np.count_nonzero(self.field)
 
     def known(self) -> np.ndarray:
         """Each cell: 0 known safe (opened), 1 known mine, OPEN undecided (int8, the board's shape)."""
