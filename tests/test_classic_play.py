@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recon.counting import count_solutions
-from recon.generation.classic import (WAYS, NoBoard, _fill_or_empty, check_request, draw_field, no_guess_field, perturb,
-                                      play)
+from recon.generation.classic import (WAYS, NoBoard, _fill_or_empty, check_request, draw_field, first_click_cells,
+                                      no_guess_field, perturb, play)
 from recon.io.classic import (board_problem, format_board, format_endoh1, format_mines_id, parse_board, parse_endoh1,
                                parse_mines_id)
 from recon.model import Groups
@@ -107,15 +107,16 @@ def test_the_race_chooses_as_a_walk_of_the_far_cells_in_random_order_would(room,
                       else "fill" if spare >= lacking else None)
 
 
-@pytest.mark.parametrize("shape, first", [((2, 7), (0, 3)), ((7, 2), (3, 1)), ((2, 6), (1, 0)), ((6, 2), (5, 1))])
-def test_a_board_two_wide_with_an_odd_number_of_mines_always_needs_a_guess(shape, first):
-    """Across a board two wide, the two cells look alike to every number beside them, so from a
-    zero first click a pair holding one mine can never be told apart: an odd count has no
-    no-guess board, and the generator says so at once. The oracle plays every field by exact
-    probabilities with the total."""
-    window = np.zeros(shape, dtype=bool)
-    window[max(first[0] - 1, 0) : first[0] + 2, max(first[1] - 1, 0) : first[1] + 2] = True
-    free = np.flatnonzero(~window)
+@pytest.mark.parametrize("shape, first, zero", [((2, 7), (0, 3), True), ((7, 2), (3, 1), True), ((2, 6), (1, 0), True),
+                                                ((6, 2), (5, 1), True), ((2, 5), (1, 4), False), ((6, 2), (2, 0), False),
+                                                ((2, 6), (0, 2), False)])
+def test_a_board_two_wide_with_an_odd_number_of_mines_is_refused_where_none_exists(shape, first, zero):
+    """Across a board two wide, the two cells of a pair look alike to every number beside them, so
+    a pair holding one mine is never told apart unless it is the first click's. The oracle plays
+    every field by exact probabilities with the total: the generator refuses at once exactly the
+    odd counts that no field wins, and makes a board for every count some field wins."""
+    keep = [r * shape[1] + c for r, c in first_click_cells(shape, first, zero)]
+    free = [i for i in range(shape[0] * shape[1]) if i not in keep]
     won = set()
     for mines in range(len(free) + 1):
         for cells in combinations(free, mines):
@@ -124,15 +125,25 @@ def test_a_board_two_wide_with_an_odd_number_of_mines_always_needs_a_guess(shape
             if exact_player_wins(field, first):
                 won.add(mines)
                 break
-    assert won and all(mines % 2 == 0 for mines in won)
+    assert any(mines % 2 for mines in won) != zero  # a safe click's own pair may hold the odd mine
     for mines in range(1, len(free) + 1, 2):
-        with pytest.raises(NoBoard, match=f"odd number of mines \\({mines}\\)"):
-            no_guess_field(*shape, mines, np.random.default_rng(0), first)
+        if mines not in won:
+            with pytest.raises(NoBoard, match=f"odd number of mines \\({mines}\\)"):
+                no_guess_field(*shape, mines, np.random.default_rng(0), first, zero=zero)
     for mines in won:
-        field, _ = no_guess_field(*shape, mines, np.random.default_rng(0), first)
+        field, _ = no_guess_field(*shape, mines, np.random.default_rng(0), first, zero=zero)
         assert exact_player_wins(field, first)
-    with pytest.raises(NoBoard, match="each pair must hold 0 or 2 mines"):
-        no_guess_field(2, 1000, 333, np.random.default_rng(0), (1, 500))
+
+
+def test_long_boards_two_wide_with_an_odd_number_of_mines_are_refused_at_once():
+    for zero, first in [(True, (1, 500)), (False, (0, 0)), (False, (1, 500))]:
+        with pytest.raises(NoBoard, match="two wide look alike"):
+            no_guess_field(2, 1000, 333, np.random.default_rng(0), first, zero=zero)
+        with pytest.raises(NoBoard, match="two wide look alike"):
+            no_guess_field(1000, 2, 333, np.random.default_rng(0), first[::-1], zero=zero)
+    code, _, err = run("autoplay", "--games", "2", "--rows", "2", "--cols", "300", "--mines", "99", "--no-guess",
+                       "--first-click", "safe", "--workers", "1")
+    assert code == 2 and "odd number of mines (99)" in err, err
 
 
 def _stuck_game(rows: int, cols: int, mines: int, seed: int):

@@ -238,6 +238,26 @@ def _fill_or_empty(room: int, spare: int, held: int, lacking: int, race: bool,
     return "empty" if not held else "fill"
 
 
+def _two_wide_and_odd(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bool) -> None:
+    """NoBoard where a board two wide with an odd number of mines cannot be finished without a
+    guess. Across it the two cells of a pair look alike to every number beside them (and to the
+    total), so a pair holding one mine is never told apart unless it is the first click's; then
+    the first click's twin is that mine, and its number (with the total) forces a cell only if
+    every cell of its window is a mine, leaving nothing beyond it seen, or every mine is in it
+    (a test holds this to every field of small boards, played by exact probabilities)."""
+    where = f"r{first[0] + 1}c{first[1] + 1}"
+    if zero:  # its window holds its own pair, empty
+        why = "so each pair must hold 0 or 2 mines"
+    else:
+        window = len(first_click_cells((rows, cols), first, True)) - 1
+        if mines <= window or mines >= rows * cols - 1:
+            return
+        why = (f"so the first click's twin must be the odd mine, and its number then tells nothing with more mines "
+               f"than its {window} neighbours and fewer than every cell but it")
+    raise NoBoard(f"no {rows}x{cols} board with an odd number of mines ({mines}) can be finished without a guess from "
+                  f"{where}: the two cells across a board two wide look alike to every number beside them, {why}")
+
+
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
                    zero: bool = True, time_limit: float | None = None, rules: dict | None = None,
                    recount: bool = True, ways: tuple[str, ...] = WAYS) -> tuple[np.ndarray, dict]:
@@ -253,11 +273,8 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
     cells = rows * cols - len(keep)
     if mines > cells:
         raise NoBoard(_no_room(mines, cells, zero))
-    if zero and min(rows, cols) == 2 and mines % 2:
-        # the first click's window holds both cells of its pair, so a pair with one mine is elsewhere
-        raise NoBoard(f"no {rows}x{cols} board with an odd number of mines ({mines}) can be finished without a guess "
-                      f"from r{first[0] + 1}c{first[1] + 1}, a zero: the two cells across a board two wide look alike to every number "
-                      "beside them, so each pair must hold 0 or 2 mines")
+    if min(rows, cols) == 2 and mines % 2:
+        _two_wide_and_odd(rows, cols, mines, first, zero)
     if _fields_at_most(cells, mines, EVERY_FIELD):
         # few fields in all: try each (in a seeded order), so that none winning proves none exists
         free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
