@@ -181,7 +181,8 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator, way: str = "pack") -> li
         far = undecided & ~frontier  # moving a mine there changes no number the player has seen
         held, size = np.count_nonzero(field[spot]), np.count_nonzero(spot)
         room, spare = far & ~field, far & field
-        if np.count_nonzero(room) < held and np.count_nonzero(spare) < size - held:  # too few far cells: the rest of the frontier too
+        if np.count_nonzero(room) < held and np.count_nonzero(spare) < size - held:
+            # too few far cells: the rest of the frontier too
             room, spare = room | (frontier & ~spot & ~field), spare | (frontier & ~spot & field)
         race = way == "race" and min(field.shape) > 2
         move = _fill_or_empty(np.count_nonzero(room), np.count_nonzero(spare), held, size - held, race, rng)
@@ -249,11 +250,11 @@ def _two_wide_and_odd(rows: int, cols: int, mines: int, first: tuple[int, int], 
     if zero:  # its window holds its own pair, empty
         why = "so each pair must hold 0 or 2 mines"
     else:
-        window = len(first_click_cells((rows, cols), first, True)) - 1
-        if mines <= window or mines >= rows * cols - 1:
+        neighbours = len(first_click_cells((rows, cols), first, True)) - 1
+        if mines <= neighbours or mines >= rows * cols - 1:
             return
         why = (f"so the first click's twin must be the odd mine, and its number then tells nothing with more mines "
-               f"than its {window} neighbours and fewer than every cell but it")
+               f"than its {neighbours} neighbours and fewer than every cell but it")
     raise NoBoard(f"no {rows}x{cols} board with an odd number of mines ({mines}) can be finished without a guess from "
                   f"{where}: the two cells across a board two wide look alike to every number beside them, {why}")
 
@@ -278,17 +279,17 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
     if _fields_at_most(cells, mines, EVERY_FIELD):
         # few fields in all: try each (in a seeded order), so that none winning proves none exists
         free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
-        ways = list(combinations(range(len(free)), mines))
-        for i in rng.permutation(len(ways)):
+        choices = list(combinations(range(len(free)), mines))
+        for i in rng.permutation(len(choices)):
             field = np.zeros((rows, cols), dtype=bool)
-            for k in ways[i]:
+            for k in choices[i]:
                 field[free[k]] = True
             stats["fields"] += 1
             stats["runs"] += 1
             if play(field, mines, first, rules=rules)[0].won:
                 return field, stats
         raise NoBoard(f"no {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} can be finished without a guess from "
-                      f"r{first[0] + 1}c{first[1] + 1}: each of the {len(ways)} possible fields needs one")
+                      f"r{first[0] + 1}c{first[1] + 1}: each of the {len(choices)} possible fields needs one")
     for k in range(1000):
         way = ways[k % len(ways)]
         field = draw_field(rows, cols, mines, rng, first, zero)
