@@ -175,35 +175,37 @@ def perturb(sweeper: Sweeper, rng: np.random.Generator, way: str = "pack") -> li
         # (flatnonzero and count_nonzero: argwhere and a mask's sum are several times slower)
         numbers = np.flatnonzero(sweeper.opened & (status(frontier) > 0))
         r, c = divmod(int(numbers[rng.integers(len(numbers))]), field.shape[1])
-        spot = np.zeros(field.shape, dtype=bool)
-        spot[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
-        spot &= undecided
+        # its undecided neighbours, all on the frontier (so none is far, and none a found mine)
+        spot = np.array([i * field.shape[1] + j for i, j in window_cells(field.shape, r, c) if undecided[i, j]])
         far = undecided & ~frontier  # moving a mine there changes no number the player has seen
-        held, size = np.count_nonzero(field[spot]), np.count_nonzero(spot)
+        held, size = np.count_nonzero(field.flat[spot]), len(spot)
         room, spare = far & ~field, far & field
-        if np.count_nonzero(room) < held and np.count_nonzero(spare) < size - held:
-            # too few far cells: the rest of the frontier too
-            room, spare = room | (frontier & ~spot & ~field), spare | (frontier & ~spot & field)
+        free, mined = np.count_nonzero(room), np.count_nonzero(spare)
+        if free < held and mined < size - held:  # too few far cells: the rest of the frontier too
+            rest = frontier.copy()
+            rest.flat[spot] = False
+            room, spare = room | (rest & ~field), spare | (rest & field)
+            free, mined = np.count_nonzero(room), np.count_nonzero(spare)
         race = way == "race" and min(field.shape) > 2
-        move = _fill_or_empty(np.count_nonzero(room), np.count_nonzero(spare), held, size - held, race, rng)
+        move = _fill_or_empty(free, mined, held, size - held, race, rng)
         if move == "empty":
-            put(np.flatnonzero(spot), False)
+            put(spot, False)
             put(rng.choice(np.flatnonzero(room), size=held, replace=False), True)
         elif move == "fill":
             put(rng.choice(np.flatnonzero(spare), size=size - held, replace=False), False)
-            put(np.flatnonzero(spot), True)
+            put(spot, True)
         else:
             # Tatham's last resort, as at the end of a board (a last 50/50 with no covered cell
             # beside it): fill the spot with mines the player has found, who must find them again
-            found = np.flatnonzero(sweeper.flagged & ~spot)
-            need = size - held - np.count_nonzero(spare)
+            found = np.flatnonzero(sweeper.flagged)
+            need = size - held - mined
             if len(found) < need:
                 return []
             taken = rng.choice(found, size=need, replace=False)
             put(np.flatnonzero(spare), False)
             put(taken, False)
             sweeper.flagged.flat[taken] = False
-            put(np.flatnonzero(spot), True)
+            put(spot, True)
         return sorted(moved)
     if not undecided.any():
         return []
