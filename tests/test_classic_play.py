@@ -5,6 +5,7 @@ player's rules (`recon.rules.sweeper`) against the field."""
 from __future__ import annotations
 
 import json
+import time
 from itertools import combinations, permutations
 
 import numpy as np
@@ -13,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recon.counting import count_solutions
-from recon.generation.classic import (WAYS, NoBoard, _fill_or_empty, check_request, draw_field, first_click_cells,
-                                      no_guess_field, perturb, play)
+from recon.generation import GenerationTimeout
+from recon.generation.classic import (WAYS, NoBoard, _every_field, _fill_or_empty, _odd_pair_fields, check_request,
+                                      draw_field, first_click_cells, no_guess_field, perturb, play)
 from recon.io.classic import (board_problem, format_board, format_endoh1, format_mines_id, parse_board, parse_endoh1,
                                parse_mines_id)
 from recon.model import Groups
@@ -133,6 +135,37 @@ def test_a_board_two_wide_with_an_odd_number_of_mines_is_refused_where_none_exis
     for mines in won:
         field, _ = no_guess_field(*shape, mines, np.random.default_rng(0), first, zero=zero)
         assert exact_player_wins(field, first)
+
+
+@pytest.mark.parametrize("shape, first", [((2, 6), (0, 0)), ((2, 6), (1, 2)), ((7, 2), (3, 1))])
+def test_a_safe_click_on_a_board_two_wide_keeps_an_odd_number_of_mines_by_it(shape, first):
+    """With an odd number of mines, at most its neighbours, every field that a player by exact
+    probabilities wins from a safe first click is one the generator tries on a long board: the
+    twin across from it a mine, the rest full pairs in its window."""
+    neighbours = len(first_click_cells(shape, first, True)) - 1
+    free = [i for i in range(shape[0] * shape[1]) if i != first[0] * shape[1] + first[1]]
+    for mines in range(1, neighbours + 1, 2):
+        tried = {field.tobytes() for field in _odd_pair_fields(*shape, mines, first)}
+        for cells in combinations(free, mines):
+            field = np.zeros(shape, dtype=bool)
+            field.flat[list(cells)] = True
+            if exact_player_wins(field, first):
+                assert field.tobytes() in tried, (mines, cells)
+
+
+@pytest.mark.parametrize("shape", [(2, 60), (60, 2)])
+def test_long_boards_two_wide_with_an_odd_number_of_mines_by_a_safe_click_are_made(shape):
+    """There a drawn field almost never has every mine by the first click; the fields that do are
+    tried one by one, so a board is made at once, or refused where none of them is won."""
+    cells = [(0, 0), (1, 1), (0, 29), (1, 59)] if shape[0] == 2 else [(0, 0), (1, 1), (29, 0), (59, 1)]
+    for first in cells:
+        for mines in range(1, len(first_click_cells(shape, first, True)), 2):
+            field, stats = no_guess_field(*shape, mines, np.random.default_rng(mines), first, zero=False)
+            assert int(field.sum()) == mines and exact_player_wins(field, first)
+            assert mines == 1 or stats["fields"] <= 2  # one mine: 119 fields in all, each tried
+    code, out, err = run("generate", *map(str, shape), "--classic", "--mines", "3", "--no-guess", "--first", "1,1",
+                         "--first-click", "safe")
+    assert code == 0 and out.count("*") == 0 and "mines: 3" in out, err
 
 
 def test_long_boards_two_wide_with_an_odd_number_of_mines_are_refused_at_once():
@@ -291,6 +324,17 @@ def test_no_board_exists_and_bad_requests():
         check_request(1, 2, 2, (0, 0), False, 100)
     with pytest.raises(NoBoard, match="2 mines do not fit"):  # the generator asked directly says the same
         no_guess_field(3, 3, 2, np.random.default_rng(0), (1, 1))
+
+
+def test_where_drawn_fields_find_none_every_field_is_tried_if_few_enough():
+    """42,504 fields are too many to try first; 1,000 drawn and perturbed find none, and then each
+    is tried, so "none exists" is proved (exit 2), where the run had been undecided (exit 4).
+    Trying them keeps to the time limit."""
+    with pytest.raises(NoBoard, match="each of the 42,504 possible fields needs one"):
+        no_guess_field(5, 5, 19, np.random.default_rng(1), (2, 2), zero=False)
+    with pytest.raises(GenerationTimeout):
+        _every_field(5, 5, 19, (2, 2), False, np.random.default_rng(1), None, {"fields": 0, "runs": 0},
+                     time.perf_counter())
 
 
 def test_the_player_never_contradicts_the_field_and_opens_only_safe_cells():

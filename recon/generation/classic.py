@@ -23,8 +23,10 @@ from ..model import check_size, status, window_cells
 from ..rules.sweeper import CASCADE_CELLS, Sweeper
 from .options import GenerationFailed, GenerationTimeout
 
-#: With at most this many fields in all, no-guess generation tries every one of them.
+#: With at most this many fields in all, no-guess generation tries every one of them; with at most
+#: EVERY_FIELD_LAST, it does so when drawn fields found none, so that "none" is proved, not guessed.
 EVERY_FIELD = 10_000
+EVERY_FIELD_LAST = 100_000
 
 #: The player's single and pairwise rules run compiled (`recon.compiled.pairwise.sweep_fixed`,
 #: the `fast` extra) on boards of this many cells, when numba's cache holds the kernels (`recon
@@ -261,6 +263,61 @@ def _two_wide_and_odd(rows: int, cols: int, mines: int, first: tuple[int, int], 
                   f"{where}: the two cells across a board two wide look alike to every number beside them, {why}")
 
 
+def _odd_pair_fields(rows: int, cols: int, mines: int, first: tuple[int, int]) -> list[np.ndarray]:
+    """The only fields that a board two wide with an odd number of mines, at most the safe first
+    click's neighbours, might finish from it (`_two_wide_and_odd` says why): its twin a mine, and
+    every other mine in a pair across its window, full. A handful, where drawn fields and the
+    perturber, which keeps the window free, find one in hundreds of thousands only by chance."""
+    along = 1 if rows == 2 else 0  # the axis a pair's index runs along
+    here = first[along]
+    sides = [k for k in (here - 1, here + 1) if 0 <= k < (cols if along else rows)]
+    fields = []
+    for full in combinations(sides, (mines - 1) // 2):
+        field = np.zeros((rows, cols), dtype=bool)
+        twin = list(first)
+        twin[1 - along] = 1 - first[1 - along]
+        field[tuple(twin)] = True
+        for k in full:
+            field[(slice(None), k) if along else (k, slice(None))] = True
+        fields.append(field)
+    return fields
+
+
+def _first_won(count: int, field_at, mines: int, first: tuple[int, int], rng: np.random.Generator,
+               rules: dict | None, stats: dict, deadline: float | None) -> np.ndarray | None:
+    """The first of count fields, `field_at(i)` (each made when tried, tried in a seeded order),
+    that the player finishes without a guess, or None."""
+    for i in rng.permutation(count):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise GenerationTimeout("the time limit was reached while trying every field")
+        field = field_at(i)
+        stats["fields"] += 1
+        stats["runs"] += 1
+        if play(field, mines, first, rules=rules)[0].won:
+            return field
+    return None
+
+
+def _every_field(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bool, rng: np.random.Generator,
+                 rules: dict | None, stats: dict, deadline: float | None) -> np.ndarray:
+    """A field won without a guess, found by trying each; NoBoard, a proof, when none is."""
+    keep = first_click_cells((rows, cols), first, zero)
+    free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
+    choices = list(combinations(range(len(free)), mines))
+
+    def field_at(i: int) -> np.ndarray:
+        field = np.zeros((rows, cols), dtype=bool)
+        for k in choices[i]:
+            field[free[k]] = True
+        return field
+
+    field = _first_won(len(choices), field_at, mines, first, rng, rules, stats, deadline)
+    if field is None:
+        raise NoBoard(f"no {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} can be finished without a guess "
+                      f"from r{first[0] + 1}c{first[1] + 1}: each of the {len(choices):,} possible fields needs one")
+    return field
+
+
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
                    zero: bool = True, time_limit: float | None = None, rules: dict | None = None,
                    recount: bool = True, ways: tuple[str, ...] = WAYS) -> tuple[np.ndarray, dict]:
@@ -279,19 +336,16 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
     if min(rows, cols) == 2 and mines % 2:
         _two_wide_and_odd(rows, cols, mines, first, zero)
     if _fields_at_most(cells, mines, EVERY_FIELD):
-        # few fields in all: try each (in a seeded order), so that none winning proves none exists
-        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in keep]
-        choices = list(combinations(range(len(free)), mines))
-        for i in rng.permutation(len(choices)):
-            field = np.zeros((rows, cols), dtype=bool)
-            for k in choices[i]:
-                field[free[k]] = True
-            stats["fields"] += 1
-            stats["runs"] += 1
-            if play(field, mines, first, rules=rules)[0].won:
-                return field, stats
-        raise NoBoard(f"no {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} can be finished without a guess from "
-                      f"r{first[0] + 1}c{first[1] + 1}: each of the {len(choices)} possible fields needs one")
+        return _every_field(rows, cols, mines, first, zero, rng, rules, stats, deadline), stats
+    if min(rows, cols) == 2 and mines % 2:  # refused above unless every mine may be by the first click
+        fields = _odd_pair_fields(rows, cols, mines, first)
+        field = _first_won(len(fields), fields.__getitem__, mines, first, rng, rules, stats, deadline)
+        if field is None:
+            raise NoBoard(f"no {rows}x{cols} board with an odd number of mines ({mines}) can be finished without a "
+                          f"guess from r{first[0] + 1}c{first[1] + 1}: its mines must all be in the first click's "
+                          f"window, the twin across from it one of them, and none of the {len(fields)} such fields "
+                          "can be finished")
+        return field, stats
     for k in range(1000):
         way = ways[k % len(ways)]
         field = draw_field(rows, cols, mines, rng, first, zero)
@@ -309,4 +363,6 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
             if worse >= PATIENCE:
                 break
             best = perturbed if best is None else min(best, perturbed)
+    if _fields_at_most(cells, mines, EVERY_FIELD_LAST):
+        return _every_field(rows, cols, mines, first, zero, rng, rules, stats, deadline), stats
     raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} was found")
