@@ -19,7 +19,7 @@ import numpy as np
 
 from . import __version__
 from .io.classic import (CLASSIC_FORMATS, COVERED, format_board, format_endoh1, format_mines_id, is_endoh1,
-                         is_legup_minesweeper, is_mines_id, looks_like_endoh1, parse_board, parse_endoh1,
+                         is_legup_minesweeper, is_mines_id, looks_like_endoh1, mines_id_problem, parse_board, parse_endoh1,
                          parse_legup_minesweeper, total_line, total_range)
 from .io.files import check_writable_path, write_text_atomically
 from .io.pictures import PICTURE_FORMATS
@@ -1174,6 +1174,8 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
         else:
             raise ValueError("give --mines N or a mine probability P")
         check_request(rows, cols, mines, first, zero, args.max_cells)
+        if fmt == "mines" and (problem := mines_id_problem(rows, cols, mines)):
+            raise ValueError(f"{problem}: write this board with --format board, field or endoh1")
     except ValueError as err:
         raise UsageError(str(err)) from None
     # the header's command: `play` reads it back (_PLANTED) to play a board on the field it was made from
@@ -1434,8 +1436,9 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
               file=stderr)
     board = game.board_id()
     if board is not None:  # the board's ID, to replay or share it (the game itself was drawn on stderr)
-        print("recon: the last board as a Tatham Mines game ID (recon play FILE replays it from its first click):",
-              file=stderr)
+        problem = mines_id_problem(game.rows, game.cols, game.mines)
+        print("recon: the last board as a Tatham Mines game ID (recon play FILE replays it from its first click"
+              + (f"; {problem}, so it plays only in recon" if problem else "") + "):", file=stderr)
         print(board, file=stdout)
     return 0
 

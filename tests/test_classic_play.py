@@ -364,6 +364,22 @@ def test_formats_round_trip():
         assert (got == field).all() and mines == int(field.sum())
 
 
+@pytest.mark.parametrize("rows, cols", [(1, 12), (12, 1), (2, 9), (9, 2), (4, 4), (3, 5)])
+def test_mines_ids_are_written_only_where_tatham_s_mines_takes_them(rows, cols):
+    """His validate_params takes 1 to W*H-9 mines, even with the layout given
+    (bench/check_mines_ids.py holds every ID to his own code): outside that, --format mines is
+    refused (exit 2) and another format is suggested, the board itself being fine."""
+    most = rows * cols - 9
+    for mines in (0, most, most + 1):
+        argv = [str(rows), str(cols), "--classic", "--mines", str(mines), "--first-click", "safe", "--seed", "1"]
+        code, out, err = run("generate", *argv, "--format", "mines")
+        if 1 <= mines <= most:
+            assert code == 0 and out.startswith(f"{cols}x{rows}n{mines}:"), err
+        else:
+            assert code == 2 and not out and "Tatham's Mines takes from 1 mine to 9 fewer" in err and "--format board" in err
+            assert run("generate", *argv, "--format", "board")[0] == 0
+
+
 def test_generate_classic_command(tmp_path):
     board, field_path = tmp_path / "b.txt", tmp_path / "f.txt"
     code, _, err = run("generate", "9", "9", "--classic", "--mines", "10", "--no-guess", "--seed", "7",

@@ -585,6 +585,11 @@ def _read_terminal(master: int, game, seconds: float, until: bytes | None = None
                 shown += os.read(master, 65536)
             except OSError:  # the child closed the terminal
                 break
+    while game.poll() is not None and select.select([master], [], [], 0.2)[0]:  # what it wrote as it exited
+        try:
+            shown += os.read(master, 65536)
+        except OSError:
+            break
     return shown
 
 
@@ -600,32 +605,36 @@ def test_play_without_a_terminal_says_so_and_exits_2():
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
-@pytest.mark.parametrize("click", [False, True])
-def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q(click):
+@pytest.mark.parametrize("rows, cols, mines, click", [(5, 6, 3, False), (5, 6, 3, True), (2, 6, 4, True)])
+def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q(rows, cols, mines, click):
     """The whole command, as a player starts it: the board and the status line drawn on the
     terminal, then q ends the game with status 0. Once a game started, its board goes to stdout
-    as a Tatham Mines game ID, which `recon play` reads back."""
+    as a Tatham Mines game ID, which `recon play` reads back; with more mines than his Mines takes
+    (2x6 with 4: at most 3), the note on the terminal says it plays only in recon."""
     import os
     import subprocess
 
     from recon.io.classic import parse_mines_id
 
     master, slave = os.openpty()
-    game = _recon("play", "--rows", "5", "--cols", "6", "--mines", "3", "--seed", "1", stdin=slave,
+    game = _recon("play", "--rows", str(rows), "--cols", str(cols), "--mines", str(mines), "--seed", "1", stdin=slave,
                   stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
     try:
-        shown = _read_terminal(master, game, 60, until=b"mines left 3")
-        assert b"mines left 3" in shown and b"click or press space to start" in shown
+        shown = _read_terminal(master, game, 60, until=b"mines left %d" % mines)
+        assert b"mines left %d" % mines in shown and b"click or press space to start" in shown
         if click:
             os.write(master, b" ")  # the first click, at the centre (keys are taken in order)
         os.write(master, b"q")
-        _read_terminal(master, game, 60)
+        after = _read_terminal(master, game, 60)
         out = game.communicate(timeout=30)[0].decode()
         assert game.returncode == 0
         if click:
             field, first = parse_mines_id(out)
-            assert field.shape == (5, 6) and int(field.sum()) == 3 and first == (2, 3) and not field[1:4, 2:5].any()
+            centre = (rows // 2, cols // 2)
+            window = field[max(0, centre[0] - 1) : centre[0] + 2, max(0, centre[1] - 1) : centre[1] + 2]
+            assert field.shape == (rows, cols) and int(field.sum()) == mines and first == centre and not window.any()
+            assert (b"so it plays only in recon" in after) == (mines > rows * cols - 9)
         else:
             assert out == ""
     finally:

@@ -279,6 +279,18 @@ def format_board(cells: np.ndarray) -> str:
     return "".join("".join(chars.get(int(v), str(int(v))) for v in row) + "\n" for row in cells)
 
 
+def mines_id_problem(rows: int, cols: int, mines: int) -> str | None:
+    """Why Simon Tatham's Mines would refuse a game ID of this size, or None. His validate_params
+    checks these even for an ID with its layout given, so a board outside them plays only here."""
+    if max(rows, cols) > 32767:
+        return f"Tatham's Mines takes sides of at most 32,767 cells, not {rows}x{cols}"
+    if not 1 <= mines <= rows * cols - 9:
+        most = f"at most {rows * cols - 9:,}" if rows * cols > 9 else "none"
+        return (f"Tatham's Mines takes from 1 mine to 9 fewer than the cells on a board ({most} on {rows}x{cols}), "
+                f"not {mines:,}")
+    return None
+
+
 def format_mines_id(field: np.ndarray, first: tuple[int, int]) -> str:
     """Simon Tatham's Mines game ID: 'WxHnN:x,y,u' then the mines as a hex bitmap, row by row,
     the first cell in the high bit (his describe_layout, unobfuscated 'u'); x, y the first click,
