@@ -11,6 +11,13 @@ validate_desc and new_game, and must give the same mines as the field, and the s
 the first click as recon's board (a first click that wins at once shows his flags where recon
 shows covered cells). Where recon refuses --format mines, his code must refuse the ID of the
 same field too, and the other way round. Prints counts; 0 wrong expected.
+
+    python bench/check_mines_ids.py --checker PATH --maker MAKER --boards 2000 --seed 1
+
+--maker: bench/tatham/mines_id_make.c built the same way. It makes IDs as his Mines shows them
+(his generator's boards, the layout masked, no mine count), for random sizes from 3x3 to 30x30
+and counts from 1 to W*H-9; recon must read each to the mines and first click his new_game
+gives, and show the same grid after that click.
 """
 
 from __future__ import annotations
@@ -25,8 +32,9 @@ import time
 import numpy as np
 
 from recon.cli import main
-from recon.io.classic import format_mines_id
+from recon.io.classic import format_mines_id, parse_mines_id
 from recon.io.text import parse_field
+from recon.rules.sweeper import Sweeper
 
 
 def recon(argv: list[str]) -> tuple[int, str, str]:
@@ -63,9 +71,41 @@ def his_answers(checker: str, ids: list[str]) -> list[tuple[str, list[str]]]:
     return answers
 
 
+def his_ids(args: argparse.Namespace, rng: np.random.Generator, tally: collections.Counter, wrong: list) -> None:
+    """His own IDs ('WxH:x,y,m<hex>'), read by recon, against his new_game on the same ID (given
+    the mine count asked for, which his midend would take from the game being played)."""
+    asks = []
+    while len(asks) < 2 * args.boards:
+        cols, rows = int(rng.integers(3, 31)), int(rng.integers(3, 31))
+        if rows * cols < 10:  # 3x3 takes no mine
+            continue
+        asks += [f"{cols}x{rows}n{int(rng.integers(1, rows * cols - 8))}", str(int(rng.integers(1 << 30)))]
+    made = subprocess.run([args.maker, *asks], capture_output=True, text=True, check=True).stdout.splitlines()
+    ids = [line for line in made if not line.startswith("BAD")]
+    tally["his IDs refused by his generator"] += len(made) - len(ids)
+    counted = [f"{ask}:{line.split(':', 1)[1]}\n" for ask, line in zip(asks[::2], made) if not line.startswith("BAD")]
+    for line, (head, rows) in zip(ids, his_answers(args.checker, counted), strict=True):
+        tally["his IDs read"] += 1
+        try:
+            field, first = parse_mines_id(line)
+        except ValueError as err:
+            wrong.append((line, "recon refused his ID", str(err)))
+            continue
+        mines = np.array([[ch == "*" for ch in row.split(" ")[0]] for row in rows])
+        grid = [row.split(" ")[1].replace("F", "?") for row in rows]
+        sweeper = Sweeper(field)
+        sweeper.open(*first)
+        board = ["".join("?" if v < 0 else str(v) for v in row) for row in sweeper.board_cells()]
+        if not head.startswith("OK") or not np.array_equal(mines, field):
+            wrong.append((line, "his mines differ from recon's reading", head))
+        elif grid != board:
+            wrong.append((line, "his grid after the first click differs", "\n".join(grid), "\n".join(board)))
+
+
 def main_(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checker", required=True, metavar="PATH", help="bench/tatham/mines_id_check.c, built")
+    parser.add_argument("--maker", metavar="PATH", help="bench/tatham/mines_id_make.c, built: read his own IDs too")
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -104,6 +144,8 @@ def main_(argv: list[str] | None = None) -> int:
                 wrong.append((req, "his mines differ", head, ours))
             elif grid != board:
                 wrong.append((req, "his grid after the first click differs", "\n".join(grid), "\n".join(board)))
+    if args.maker:
+        his_ids(args, rng, tally, wrong)
     for case in wrong[:10]:
         print(*case, sep="\n  ", file=sys.stderr)
     print(f"{args.boards} boards (seed {args.seed}) in {time.perf_counter() - start:.0f} s: " +

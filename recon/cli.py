@@ -1053,7 +1053,7 @@ def cmd_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
         head = re.match(rb"\s*([^\r\n]*)", data).group(1).decode("utf-8", "replace")
         if not (is_mines_id(data) or (head.split() or [""])[0].isdigit()):
             raise FormatError(name, 1, 1, "expected an endoh1 map ('W H C', then W*H numbers) or a Tatham Mines game ID "
-                              f"('WxHnN:x,y,u...'), the inputs whose mines --format field writes, got {head[:30]!r}")
+                              f"('WxH:x,y,m...'), the inputs whose mines --format field writes, got {head[:30]!r}")
         field, first = _field_of(data, name, args.max_cells, maps_only=True)
         what, note = ("endoh1 map", "") if first is None else ("Mines game ID", f", first click r{first[0] + 1}c{first[1] + 1}")
         shape, mines = f"{field.shape[0]}x{field.shape[1]}", int(field.sum())

@@ -497,7 +497,8 @@ def test_play_still_reads_fields_of_ones_and_zeros():
     ("3x2n1:0,2,u20", 7, "got (0,2)"),
     ("3x2n1:2,0,u20", 7, "expected a first click on a cell without a mine, got (2,0)"),
     ("3x2n1:0,0,u2", 12, "expected 2 hex digits for 3x2 cells, got 1"),
-    ("3x2n1:0,0,m20", 1, "an unobfuscated layout"),
+    ("3x2n1:0,0,u2g", 1, "expected a Tatham Mines game ID 'WxH:x,y,m<hex>'"),
+    ("3x2:0,0,m2", 10, "expected 2 hex digits for 3x2 cells, got 1"),  # his own form: masked, no count
 ])
 def test_a_broken_mines_id_is_refused_where_it_breaks(tmp_path, text, col, words):
     """A Tatham Mines game ID whose mine count, first click or layout does not hold: exit 2 from
@@ -513,6 +514,55 @@ def test_a_broken_mines_id_is_refused_where_it_breaks(tmp_path, text, col, words
     assert code == 2 and f"id.txt:1:{col}: " in err and words in err, err
     field, first = parse_mines_id("3x2n1:0,0,u20")
     assert first == (0, 0) and field.tolist() == [[False, False, True], [False, False, False]]
+
+
+def test_mines_ids_as_tatham_s_mines_shows_them_read_as_his_own_code_reads_them(tmp_path):
+    """His IDs mask the layout and leave out the mine count. tests/data/tatham_mines_ids.txt holds
+    six made by his generator, of 16 to 480 cells (bits past a whole byte 0, 1 and 3), each with
+    the mines and the grid after the first click that his new_game gives: recon reads the same."""
+    from pathlib import Path
+
+    from recon.io.classic import COVERED
+
+    blocks = []
+    for line in (Path(__file__).parent / "data" / "tatham_mines_ids.txt").read_text().splitlines():
+        if line.startswith("#"):
+            continue
+        if ":" in line:
+            blocks.append((line, []))
+        else:
+            blocks[-1][1].append(line.split(" "))
+    assert len(blocks) == 6
+    for text, rows in blocks:
+        field, first = parse_mines_id(text)
+        assert field.tolist() == [[ch == "*" for ch in mines] for mines, _ in rows], text
+        sweeper = Sweeper(field)
+        sweeper.open(*first)
+        shown = ["".join("?" if v == COVERED else str(v) for v in row) for row in sweeper.board_cells()]
+        assert shown == [grid.replace("F", "?") for _, grid in rows], text
+    path = tmp_path / "his.txt"
+    path.write_text(blocks[0][0] + "\n")
+    code, out, err = run("convert", str(path), "--format", "field")
+    assert code == 0 and parse_field(out).tolist() == parse_mines_id(blocks[0][0])[0].tolist(), err
+
+
+@given(st.integers(1, 200), st.data())
+@settings(max_examples=60, deadline=None)
+def test_masking_a_layout_is_undone_by_unmasking_it(bits, data):
+    """Tatham's obfuscate_bitmap: decoding undoes encoding, keeps the length, and clears the pad
+    bits past the layout; a masked layout is not the layout (two bytes or more)."""
+    from recon.io.classic import mask_layout
+
+    size = -(-bits // 8)
+    layout = bytearray(data.draw(st.binary(min_size=size, max_size=size)))
+    if bits % 8:
+        layout[-1] &= 0xFF & (0xFF00 >> (bits % 8))
+    masked = mask_layout(bytes(layout), bits, decode=False)
+    assert len(masked) == size and mask_layout(masked, bits, decode=True) == bytes(layout)
+    if bits % 8:
+        assert masked[-1] & (0xFF >> (bits % 8)) == 0
+    if size >= 2 and any(layout):
+        assert masked != bytes(layout)
 
 
 @pytest.mark.parametrize("rows, cols", [(60, 60), (2, 400), (400, 2)])

@@ -25,6 +25,7 @@ no number shown).
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import numpy as np
@@ -318,31 +319,53 @@ def format_endoh1(field: np.ndarray) -> str:
     return "\n".join(lines) + "\n"
 
 
-_MINES_ID = re.compile(rb"\s*\d{1,9}x\d{1,9}n\d{1,9}a?:\d{1,9},\d{1,9},[um]")
+_MINES_ID = re.compile(rb"\s*\d{1,9}x\d{1,9}(n\d{1,9})?a?:\d{1,9},\d{1,9},[um]?[0-9a-fA-F]")
 
 
 def is_mines_id(data: bytes | str) -> bool:
-    """Does this start like a Tatham Mines game ID ('WxHnN:x,y,u...')?"""
+    """Does this start like a Tatham Mines game ID ('WxH:x,y,m...', 'WxHnN:x,y,u...')? (A Mosaic
+    ID, 'WxH:...', has no comma.)"""
     return bool(_MINES_ID.match(_raw(data)))
 
 
+def mask_layout(layout: bytes, bits: int, decode: bool) -> bytes:
+    """Simon Tatham's obfuscate_bitmap (his misc.c), for a Mines ID's 'm' layout: the bytes split
+    in half (the first half rounded down); each half is XORed with SHA-1 of the other half
+    followed by "0", "1", ... in turn (the second half first when decoding), and the pad bits past
+    `bits` are cleared after each step."""
+    out = bytearray(layout)
+    half = len(out) // 2
+    steps = [(slice(half, None), slice(0, half)), (slice(0, half), slice(half, None))]
+    for seed, target in reversed(steps) if decode else steps:
+        size = len(out[target])
+        stream = b"".join(hashlib.sha1(bytes(out[seed]) + str(k).encode()).digest() for k in range(-(-size // 20)))
+        out[target] = bytes(a ^ b for a, b in zip(out[target], stream))
+        if bits % 8:
+            out[bits // 8] &= 0xFF & (0xFF00 >> (bits % 8))
+    return bytes(out)
+
+
 def parse_mines_id(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, tuple[int, int]]:
-    """Read a Tatham Mines game ID with an unobfuscated layout ('WxHnN:x,y,u<hex>'): (field, first
-    click). FormatError for anything else (an obfuscated 'm' layout included)."""
-    m = re.fullmatch(r"\s*(\d{1,9})x(\d{1,9})n(\d{1,9})a?:(\d{1,9}),(\d{1,9}),u([0-9a-fA-F]*)\s*", text)
+    """Read a Tatham Mines game ID, 'WxH:x,y,m<hex>' as his Mines shows it (the layout masked), or
+    with the mine count ('WxHnN:') or the layout unmasked ('u', as recon writes it): (field, first
+    click). FormatError for anything else."""
+    m = re.fullmatch(r"\s*(\d{1,9})x(\d{1,9})(?:n(\d{1,9}))?a?:(\d{1,9}),(\d{1,9}),([um]?)([0-9a-fA-F]*)\s*", text)
     if not m:
-        raise FormatError(path, 1, 1, "expected a Tatham Mines game ID 'WxHnN:x,y,u<hex>' (an unobfuscated layout)")
-    cols, rows, n, x, y = (int(m.group(i)) for i in range(1, 6))
+        raise FormatError(path, 1, 1, "expected a Tatham Mines game ID 'WxH:x,y,m<hex>' (or 'WxHnN:', or u<hex>, unmasked)")
+    cols, rows, x, y = (int(m.group(i)) for i in (1, 2, 4, 5))
     try:
         check_size(rows, cols, max_cells, "the Mines board")
     except ValueError as err:
         raise FormatError(path, 1, 1, str(err)) from None
-    hexes = m.group(6)
+    hexes = m.group(7)
     if len(hexes) != -(-rows * cols // 4):
-        raise FormatError(path, 1, m.start(6) + 1, f"expected {-(-rows * cols // 4)} hex digits for {cols}x{rows} cells, got {len(hexes)}")
-    bits = np.array([int(h, 16) >> k & 1 for h in hexes for k in (3, 2, 1, 0)], dtype=bool)[: rows * cols]
-    field = bits.reshape(rows, cols)
-    if int(field.sum()) != n:
+        raise FormatError(path, 1, m.start(7) + 1, f"expected {-(-rows * cols // 4)} hex digits for {cols}x{rows} cells, got {len(hexes)}")
+    layout = bytes.fromhex(hexes + "0" * (-(-rows * cols // 8) * 2 - len(hexes)))
+    if m.group(6) == "m":
+        layout = mask_layout(layout, rows * cols, decode=True)
+    field = np.unpackbits(np.frombuffer(layout, dtype=np.uint8))[: rows * cols].astype(bool).reshape(rows, cols)
+    if m.group(3) is not None and int(field.sum()) != int(m.group(3)):  # his own IDs leave the count to the layout
+        n = int(m.group(3))
         raise FormatError(path, 1, m.start(3) + 1, f"expected {n} mines in the layout (the ID's n{n}), got {int(field.sum())}")
     if not (0 <= y < rows and 0 <= x < cols):
         raise FormatError(path, 1, m.start(4) + 1, f"expected a first click inside the {cols}x{rows} board (x 0-{cols - 1}, "
