@@ -2,7 +2,7 @@
 
     python bench/check_mines_ids.py --checker PATH --boards 2000 --seed 1
 
-PATH is bench/tatham/mines_id_check.c built beside his sources (see that file; they stay outside
+PATH is bench/tatham/id_check.c built beside his sources (see that file; they stay outside
 this repository). Each board is a random request to `recon generate --classic` (shapes 1xk, kx1,
 2xk, kx2 and rectangles up to 30x30, a random count and first click, a zero or a safe first
 click, no-guess a third of the time), run in process as the command line runs it, three times
@@ -14,7 +14,7 @@ same field too, and the other way round. Prints counts; 0 wrong expected.
 
     python bench/check_mines_ids.py --checker PATH --maker MAKER --boards 2000 --seed 1
 
---maker: bench/tatham/mines_id_make.c built the same way. It makes IDs as his Mines shows them
+--maker: bench/tatham/id_make.c built with his mines.c. It makes IDs as his Mines shows them
 (his generator's boards, the layout masked, no mine count), for random sizes from 3x3 to 30x30
 and counts from 1 to W*H-9; recon must read each to the mines and first click his new_game
 gives, and show the same grid after that click.
@@ -60,7 +60,7 @@ def request(rng: np.random.Generator) -> list[str]:
 
 
 def his_answers(checker: str, ids: list[str]) -> list[tuple[str, list[str]]]:
-    """His verdict on each ID: ("OK W H N" and its rows) or ("BAD... why", [])."""
+    """His verdict on each ID: ("OK W H ..." and its H rows) or ("BAD... why", [])."""
     out = subprocess.run([checker], input="".join(ids), capture_output=True, text=True, check=True).stdout.splitlines()
     answers, k = [], 0
     while k < len(out):
@@ -104,8 +104,8 @@ def his_ids(args: argparse.Namespace, rng: np.random.Generator, tally: collectio
 
 def main_(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--checker", required=True, metavar="PATH", help="bench/tatham/mines_id_check.c, built")
-    parser.add_argument("--maker", metavar="PATH", help="bench/tatham/mines_id_make.c, built: read his own IDs too")
+    parser.add_argument("--checker", required=True, metavar="PATH", help="bench/tatham/id_check.c, built")
+    parser.add_argument("--maker", metavar="PATH", help="bench/tatham/id_make.c, built with mines.c: read his own IDs too")
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

@@ -41,6 +41,31 @@ def test_mosaic_round_trip_non_square(pair):
     assert np.array_equal(back_known, known) and np.array_equal(back[known], clues[known])
 
 
+def test_tatham_s_mosaic_puzzles_read_as_his_code_reads_them_and_have_one_solution():
+    """tests/data/tatham_mosaic_ids.txt: five IDs made by his generator, each with the clues his
+    new_game reads. recon reads the same clues, proves each puzzle's one solution (his generator
+    keeps only puzzles his solver finishes) and writes the same ID back."""
+    from recon import Verdict, make_problem
+
+    blocks = []
+    for line in (ROOT / "tests" / "data" / "tatham_mosaic_ids.txt").read_text().splitlines():
+        if line.startswith("#"):
+            continue
+        if ":" in line:
+            blocks.append((line, []))
+        else:
+            blocks[-1][1].append(line)
+    assert len(blocks) == 5
+    for text, rows in blocks:
+        clues, known = parse_mosaic(text)
+        assert known.tolist() == [[ch != "." for ch in row] for row in rows], text
+        assert clues[known].tolist() == [int(ch) for row in rows for ch in row if ch != "."], text
+        result = solve(make_problem(clues, known))
+        assert result.verdict is Verdict.UNIQUE, text
+        assert np.array_equal(status(result.solutions[0])[known], clues[known])
+        assert format_mosaic(clues, known).strip() == text
+
+
 def test_mosaic_splits_runs_longer_than_26():
     known = np.zeros((1, 60), bool)
     known[0, 59] = True
