@@ -9,7 +9,9 @@ click, no-guess a third of the time), run in process as the command line runs it
 with the same seed: --format mines, board and field. Every ID goes to his validate_params,
 validate_desc and new_game, and must give the same mines as the field, and the same grid after
 the first click as recon's board (a first click that wins at once shows his flags where recon
-shows covered cells). Where recon refuses --format mines, his code must refuse the ID of the
+shows covered cells). recon's no-guess boards also go to his own solver, and the count it
+finishes is reported (it may know fewer rules than recon's player, so one it does not finish is
+not wrong by itself). Where recon refuses --format mines, his code must refuse the ID of the
 same field too, and the other way round. Prints counts; 0 wrong expected.
 
     python bench/check_mines_ids.py --checker PATH --maker MAKER --boards 2000 --seed 1
@@ -17,7 +19,8 @@ same field too, and the other way round. Prints counts; 0 wrong expected.
 --maker: bench/tatham/id_make.c built with his mines.c. It makes IDs as his Mines shows them
 (his generator's boards, the layout masked, no mine count), for random sizes from 3x3 to 30x30
 and counts from 1 to W*H-9; recon must read each to the mines and first click his new_game
-gives, and show the same grid after that click.
+gives, and show the same grid after that click; and recon's player must finish each (his
+generator certifies them with his solver).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import numpy as np
 from recon.cli import main
 from recon.io.classic import format_mines_id, parse_mines_id
 from recon.io.text import parse_field
+from recon.generation.classic import play
 from recon.rules.sweeper import Sweeper
 
 
@@ -100,6 +104,13 @@ def his_ids(args: argparse.Namespace, rng: np.random.Generator, tally: collectio
             wrong.append((line, "his mines differ from recon's reading", head))
         elif grid != board:
             wrong.append((line, "his grid after the first click differs", "\n".join(grid), "\n".join(board)))
+        else:  # his generator's boards are no-guess by his solver: recon's player must finish them too
+            tally["his boards finished by his solver"] += head.split()[4] == "0"
+            if play(field, int(field.sum()), first)[0].won:
+                tally["his boards finished by recon's player"] += 1
+            else:
+                tally["his boards recon's player does not finish"] += 1
+                print("recon's player does not finish his board", line, file=sys.stderr)
 
 
 def main_(argv: list[str] | None = None) -> int:
@@ -140,10 +151,15 @@ def main_(argv: list[str] | None = None) -> int:
         else:
             mines = np.array([[ch == "*" for ch in row.split(" ")[0]] for row in rows])
             grid = [row.split(" ")[1].replace("F", "?") for row in rows]
-            if head != f"OK {field.shape[1]} {field.shape[0]} {int(field.sum())}" or not np.array_equal(mines, field):
+            if head.split()[:4] != ["OK", str(field.shape[1]), str(field.shape[0]), str(int(field.sum()))] or not np.array_equal(mines, field):
                 wrong.append((req, "his mines differ", head, ours))
             elif grid != board:
                 wrong.append((req, "his grid after the first click differs", "\n".join(grid), "\n".join(board)))
+            elif "--no-guess" in req:  # certified by recon's player; his solver may know fewer rules
+                solved = head.split()[4] == "0"
+                tally["no-guess boards his solver finishes" if solved else "no-guess boards his solver does not"] += 1
+                if not solved:
+                    print("his solver does not finish recon's no-guess board:", " ".join(req), file=sys.stderr)
     if args.maker:
         his_ids(args, rng, tally, wrong)
     for case in wrong[:10]:
