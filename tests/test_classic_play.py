@@ -337,6 +337,26 @@ def test_where_drawn_fields_find_none_every_field_is_tried_if_few_enough():
                      time.perf_counter())
 
 
+def test_the_player_counts_a_dense_board_s_last_empty_cells_with_the_total():
+    """A no-guess board of Tatham's generator (23x27 with 603 mines, his IDs' form), which his own
+    solver finishes: at its end 586 cells are covered, more than the total waits for
+    (TOTAL_CELLS), but only two of them are empty, so the total's own rules join and decide
+    them. The player had stopped there; the exact-probability player finishes it too."""
+    text = ("23x27:17,19,mca269000ca65545f745427827d63a5dbfbe5615e636aefee2a1cf9778dff908d08bb44f7c09109f18145bc"
+            "502333cd94ad7fff4f49fe056bb0eab52a6aad509ff9b52557f30ccf336f0c2f9d37d8")
+    field, first = parse_mines_id(text)
+    assert field.shape == (27, 23) and int(field.sum()) == 603
+    assert play(field, 603, first)[0].won and exact_player_wins(field, first)
+    assert not _advanced(field, first, mines=None).won  # the total is what decides the end
+
+
+def _advanced(field: np.ndarray, first: tuple[int, int], mines: int | None) -> Sweeper:
+    sweeper = Sweeper(field, mines)
+    sweeper.open(*first)
+    sweeper.advance()
+    return sweeper
+
+
 def test_the_player_never_contradicts_the_field_and_opens_only_safe_cells():
     rng = np.random.default_rng(5)
     for shape in [(1, 20), (20, 1), (2, 15), (9, 9), (16, 30)]:

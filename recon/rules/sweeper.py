@@ -9,7 +9,8 @@ nothing follows. It never guesses: what is left covered is what the rules cannot
 
 The total number of mines joins once few cells are left covered (`total_cells`): the rules `total`
 and `mine-count` and elimination's total row, as endoh1's final rule does at the end of a game;
-sooner, the total row would tie every covered cell into one group for elimination.
+sooner, the total row would tie every covered cell into one group for elimination. The two rules
+alone join sooner, once few mines or few empty cells are left (as on a dense board's end).
 
 The generator (`recon.generation.classic`), the autoplayer and `recon play` all ask this one
 player: a board certified no-guess is one this player finishes.
@@ -241,8 +242,28 @@ class Sweeper:
                 self._act()
                 changed = True
                 continue
+            if told is None and self._few_left(trimmer.open) and self._count_rules(trimmer):
+                self._act()
+                changed = True
+                continue
             break
         return changed
+
+    def _few_left(self, covered: int) -> bool:
+        """Few mines, or few empty cells, left among many covered cells: there the total decides
+        cells (a dense board's last empty cells) though elimination could not take its row."""
+        if self.mines is None:
+            return False
+        left = self.mines - int(np.count_nonzero(self.flagged))
+        return min(left, covered - left) <= self.total_cells
+
+    def _count_rules(self, trimmer: Trimmer) -> bool:
+        """The total's own rules (`total`, `mine-count`), without elimination's total row."""
+        trimmer.mines = self.mines
+        try:
+            return trimmer.rule_total() or trimmer.rule_count()
+        finally:
+            trimmer.mines = None
 
     def _run_cascade(self) -> None:
         """The single and pairwise rules by the cascade, then the rules' state built again from
