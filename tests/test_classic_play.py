@@ -350,6 +350,19 @@ def test_the_player_counts_a_dense_board_s_last_empty_cells_with_the_total():
     assert not _advanced(field, first, mines=None).won  # the total is what decides the end
 
 
+def test_the_player_packs_the_numbers_that_leave_the_last_empty_cells():
+    """A no-guess board of Tatham's generator (14x26 with 305 mines) that his solver finishes:
+    at its end 4 of 270 covered cells are empty, and only the packing of two of the column's
+    numbers that holds all 4 says that every other covered cell is a mine (the rules' test
+    `test_mine_count_finds_the_packing_a_greedy_choice_misses` has the numbers). The player had
+    stopped there with the packing taken greedily."""
+    text = ("14x26:6,6,mcabd9e4b73761364c4725df2118fbae48a7554d81364cb3f161c461bb888ca9d645723aa1c762"
+            "bda4dd2ed209d4")
+    field, first = parse_mines_id(text)
+    assert field.shape == (26, 14) and int(field.sum()) == 305
+    assert play(field, 305, first)[0].won and exact_player_wins(field, first)
+
+
 def _advanced(field: np.ndarray, first: tuple[int, int], mines: int | None) -> Sweeper:
     sweeper = Sweeper(field, mines)
     sweeper.open(*first)

@@ -19,7 +19,7 @@ from recon import Verdict, solve
 from recon.engines import trim
 from recon.io.classic import board_problem, parse_board
 from recon.model import make_problem, status
-from recon.rules.trim import classic_names
+from recon.rules.trim import PACKING_WORK, _packing, classic_names
 from test_classic import SHARED, board_text, neighbours, run
 
 SHAPES = [(1, 9), (9, 1), (2, 7), (3, 5), (4, 4), (4, 6)]
@@ -314,3 +314,56 @@ def test_explain_does_not_split_cases_once_two_solutions_are_known():
         assert result.verdict is Verdict.MULTIPLE
         assert not any(step.rule == "case-split" for step in result.trace)
     assert split_alone
+
+
+def _heaviest(cells_of, weights) -> int:
+    """The most weight of sets sharing no cell, over every subfamily (brute force)."""
+    best = 0
+    for k in range(len(cells_of) + 1):
+        for pick in itertools.combinations(range(len(cells_of)), k):
+            cells = [x for i in pick for x in cells_of[i]]
+            if len(cells) == len(set(cells)):
+                best = max(best, sum(weights[i] for i in pick))
+    return best
+
+
+def test_mine_count_packs_the_most_weight_as_brute_force_does():
+    """mine-count's packing (`_packing`) against every subfamily of random sets of cells, as the
+    equations of a board give them (windows of up to 8 cells, some sets alone, some in long
+    chains): whenever some packing reaches the target, the one returned is disjoint and weighs
+    the most; a packing it returns is always disjoint and never outweighs the most; with no search
+    left (work=0) it is greedy, disjoint still."""
+    rng = np.random.default_rng(11)
+    reached = 0
+    for _ in range(400):
+        n = int(rng.integers(1, 11))
+        cells_of = [sorted({int(x) for x in rng.integers(0, int(rng.integers(4, 30)), int(rng.integers(1, 9)))}) for _ in range(n)]
+        weights = [int(rng.integers(1, len(c) + 1)) for c in cells_of]
+        most = _heaviest(cells_of, weights)
+        for target in (most, most + 1, max(most - 2, 0)):
+            for work in (PACKING_WORK, 0):
+                picked = _packing(cells_of, weights, target, work)
+                if picked is None:
+                    assert work == 0 or most < target
+                    continue
+                cells = [x for i in picked for x in cells_of[i]]
+                assert len(cells) == len(set(cells))
+                weight = sum(weights[i] for i in picked)
+                assert weight <= most
+                if work:
+                    assert weight == most
+                    reached += target == most
+    assert reached >= 300
+
+
+def test_mine_count_finds_the_packing_a_greedy_choice_misses():
+    """The end of a no-guess board of Tatham's (14x26, 305 mines; the next test plays it): 270
+    cells covered, 4 of them empty, and five numbers down one column of cells r5..r11 (counted
+    in empty cells: r5+r6 = 1, r6+r7+r8 = 2, r7+r8+r9 = 2, r8+r9+r10 = 2, r9+r10+r11 = 2).
+    Packing heaviest first may take r7..r9 with r5+r6 (3 empty cells); r6..r8 with r9..r11
+    holds all 4, so every other covered cell is a mine."""
+    column = {r: r for r in range(5, 12)}
+    cells_of = [[column[r] for r in rs] for rs in ([5, 6], [7, 8, 9], [6, 7, 8], [8, 9, 10], [9, 10, 11])]
+    weights = [1, 2, 2, 2, 2]
+    assert sum(weights[i] for i in _packing(cells_of, weights, 0, 0)) == 3
+    assert _packing(cells_of, weights, 4) == [2, 4] and _heaviest(cells_of, weights) == 4

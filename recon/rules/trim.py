@@ -1165,7 +1165,8 @@ class Trimmer:
         """mine-count, with the total: equations that share no cell hold the sum of their counts,
         so the other open cells hold what the total leaves. Two packings are tried, one with
         the most mines (the rest may then hold none) and one with the most empty cells (the rest
-        may then be all mines). Did it fix a cell?"""
+        may then be all mines); each is the most there is (`_packing`), as Tatham's solver tries
+        every union of disjoint sets. Did it fix a cell?"""
         if self.mines is None or not self.open:
             return False
         msk, cnt = self._msk, self._cnt
@@ -1174,22 +1175,17 @@ class Trimmer:
             return False  # the total alone: rule_total
         placed = self._value.count(1)
         left = self.mines - placed
-        seen: set[int] = set()
-        for e in live:
-            seen.update(self._cells(self._ar[e], self._ac[e], msk[e]))
+        cells_of = [self._cells(self._ar[e], self._ac[e], msk[e]) for e in live]
+        seen = {x for cells in cells_of for x in cells}
         for v in (0, 1):
-            # greedily, the equations with the most mines (v = 0) or the most empty cells first
-            order = sorted(live, key=(lambda e: (-cnt[e], _POP[msk[e]], e)) if v == 0
-                           else (lambda e: (cnt[e] - _POP[msk[e]], _POP[msk[e]], e)))
-            used: set[int] = set()
-            chosen: list[int] = []
-            held = 0
-            for e in order:
-                cells = self._cells(self._ar[e], self._ac[e], msk[e])
-                if used.isdisjoint(cells):
-                    used.update(cells)
-                    chosen.append(e)
-                    held += cnt[e]
+            # the packing with the most mines (v = 0) or the most empty cells, if it may be enough
+            weights = [cnt[e] if v == 0 else _POP[msk[e]] - cnt[e] for e in live]
+            picked = _packing(cells_of, weights, left if v == 0 else self.open - left)
+            if picked is None:
+                continue
+            chosen = [live[i] for i in picked]
+            used = {x for i in picked for x in cells_of[i]}
+            held = sum(cnt[e] for e in chosen)
             rest = [x for x in self._open_cells() if x not in used]
             if not rest:
                 continue
@@ -1392,6 +1388,131 @@ class _Reduced:
                 out.append((self.rows[i], self.rhs[i], _Sources(self.src[i], self.names), fixed))
         self.changed.clear()
         return out
+
+
+#: Work of `_packing`'s search in one call (candidates looked at); past it a group's packing is
+#: taken greedily.
+PACKING_WORK = 50_000
+
+
+def _packing(cells_of: list[list[int]], weights: list[int], target: int,
+             work: int = PACKING_WORK) -> list[int] | None:
+    """Sets (cells_of[i], each weighing weights[i] > 0) that share no cell, of the most weight in
+    all: their indices, or None when no such packing can weigh target (nothing to fix then; a
+    packing never weighs more, or the clues clash). Sets that share cells form groups, each packed
+    on its own (`_pack_group`); each group's bound gives each cell at most its sets' weight per
+    cell, and the search stops once the bounds cannot reach target. A group whose search passes
+    `work` (all groups share it) is packed greedily, heaviest first: a packing all the same, so
+    the rule stays sound, only weaker."""
+    parent = list(range(len(cells_of)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[int, int] = {}
+    for i, cells in enumerate(cells_of):
+        for x in cells:
+            j = owner.setdefault(x, i)
+            if j != i:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(cells_of)):
+        groups.setdefault(root(i), []).append(i)
+    share: dict[int, float] = {}
+    for i, cells in enumerate(cells_of):
+        w = weights[i] / len(cells)
+        for x in cells:
+            if share.get(x, 0.0) < w:
+                share[x] = w
+    bounds = {g: min(sum(weights[i] for i in members),
+                     int(sum(share[x] for x in {x for i in members for x in cells_of[i]}) + 1e-9))
+              for g, members in groups.items()}
+    everything = sum(bounds.values())
+    if everything < target:
+        return None
+    picked: list[int] = []
+    budget = [work]
+    for g, members in sorted(groups.items(), key=lambda item: len(item[1])):  # small groups first
+        best = _pack_group(members, cells_of, weights, bounds[g], target - (everything - bounds[g]), budget)
+        if best is None:
+            return None
+        everything += sum(weights[i] for i in best) - bounds[g]
+        picked.extend(best)
+    return sorted(picked)
+
+
+def _pack_group(members: list[int], cells_of: list[list[int]], weights: list[int], bound: int,
+                need: int, budget: list[int]) -> list[int] | None:
+    """The heaviest packing of one group of sets (see `_packing`), or None if it weighs less than
+    need. Branch and bound: a set is in, or out; before each branch, a candidate set is taken
+    when no better packing leaves it out (it clashes with no other candidate, or its clashing
+    candidates all clash with each other and weigh no more than it: a chain of windows along a
+    frontier is packed without a branch). Exact while budget[0] lasts (spent here, a unit per
+    candidate looked at), else the better of the greedy packing (heaviest first) and the best
+    found; a greedy packing is never None."""
+    order = sorted(members, key=lambda i: (-weights[i], len(cells_of[i]), i))
+    if len(order) == 1:
+        return order if weights[order[0]] >= need else None
+    k = len(order)
+    sets = [set(cells_of[i]) for i in order]
+    w = [weights[i] for i in order]
+    clash = [sum(1 << b for b in range(k) if b != a and not sets[a].isdisjoint(sets[b])) for a in range(k)]
+    best_value, best = need - 1, None
+
+    def bits(m: int):
+        while m:
+            low = m & -m
+            yield low.bit_length() - 1
+            m ^= low
+
+    def search(cand: int, value: int, taken: int) -> None:
+        nonlocal best_value, best
+        todo = list(bits(cand))
+        budget[0] -= len(todo)
+        if budget[0] < 0:
+            raise _Spent
+        while todo:
+            a = todo.pop()
+            if not cand >> a & 1:
+                continue
+            near = clash[a] & cand
+            if near and (any(w[b] > w[a] or near & ~clash[b] & ~(1 << b) for b in bits(near))):
+                continue
+            value += w[a]
+            taken |= 1 << a
+            cand &= ~(near | 1 << a)
+            for b in bits(near):
+                todo.extend(bits(clash[b] & cand))
+        if not cand:
+            if value > best_value:
+                best_value, best = value, taken
+            return
+        if value + sum(w[a] for a in bits(cand)) <= best_value:
+            return
+        a = max(bits(cand), key=lambda a: ((clash[a] & cand).bit_count(), w[a]))  # the most clashes
+        search(cand & ~clash[a] & ~(1 << a), value + w[a], taken | 1 << a)
+        if best_value < bound:
+            search(cand & ~(1 << a), value, taken)
+
+    try:
+        search((1 << k) - 1, 0, 0)
+    except _Spent:
+        used: set[int] = set()
+        greedy = 0
+        for a in range(k):
+            if used.isdisjoint(sets[a]):
+                used |= sets[a]
+                greedy |= 1 << a
+        if best is None or sum(w[a] for a in bits(greedy)) > best_value:
+            best = greedy
+    return None if best is None else [order[a] for a in range(k) if best >> a & 1]
+
+
+class _Spent(Exception):
+    """`_packing`'s work is spent."""
 
 
 def _all(n: int, v: int) -> str:
