@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recon.counting import count_solutions
-from recon.generation import GenerationTimeout
-from recon.generation.classic import (WAYS, NoBoard, _every_field, _fill_or_empty, _odd_pair_fields, check_request,
+from recon.generation import GenerationFailed, GenerationTimeout
+from recon.generation.classic import (WAYS, NoBoard, _by_views, _fill_or_empty, _odd_pair_fields, check_request,
                                       draw_field, first_click_cells, no_guess_field, perturb, play)
 from recon.io.classic import (board_problem, format_board, format_endoh1, format_mines_id, parse_board, parse_endoh1,
                                parse_mines_id)
@@ -326,15 +326,58 @@ def test_no_board_exists_and_bad_requests():
         no_guess_field(3, 3, 2, np.random.default_rng(0), (1, 1))
 
 
-def test_where_drawn_fields_find_none_every_field_is_tried_if_few_enough():
-    """42,504 fields are too many to try first; 1,000 drawn and perturbed find none, and then each
-    is tried, so "none exists" is proved (exit 2), where the run had been undecided (exit 4).
-    Trying them keeps to the time limit."""
-    with pytest.raises(NoBoard, match="each of the 42,504 possible fields needs one"):
+def test_where_drawn_fields_find_none_the_search_over_what_the_player_sees_proves_it():
+    """42,504 fields (5x5, 19 mines) and 245,157 (3x8, 16 mines) are too many to try first; drawn
+    and perturbed fields find none, and the search over what the player sees proves that none
+    exists (exit 2), where the run had been undecided (exit 4) or had tried every field. The
+    search keeps to the time limit and to its runs."""
+    with pytest.raises(NoBoard, match="the player was followed through every way the numbers it opens can fall"):
         no_guess_field(5, 5, 19, np.random.default_rng(1), (2, 2), zero=False)
+    with pytest.raises(NoBoard, match="no 3x8 board with 16 mines can be finished without a guess from r2c4"):
+        no_guess_field(3, 8, 16, np.random.default_rng(1), (1, 3), zero=False)
+    stats = {"fields": 0, "runs": 0}
     with pytest.raises(GenerationTimeout):
-        _every_field(5, 5, 19, (2, 2), False, np.random.default_rng(1), None, {"fields": 0, "runs": 0},
-                     time.perf_counter())
+        _by_views(5, 5, 19, (2, 2), False, np.random.default_rng(1), stats, time.perf_counter())
+    with pytest.raises(GenerationFailed, match="stopped after 1 runs"):  # its first field needs a guess
+        _by_views(10, 10, 66, (4, 3), False, np.random.default_rng(30), stats, None, runs=1)
+
+
+def _brute_no_guess(shape, mines, first, zero) -> bool:
+    """Does the player finish some field of this request? (Every field tried.)"""
+    keep = first_click_cells(shape, first, zero)
+    free = [(r, c) for r in range(shape[0]) for c in range(shape[1]) if (r, c) not in keep]
+    for pick in combinations(range(len(free)), mines):
+        field = np.zeros(shape, dtype=bool)
+        for k in pick:
+            field[free[k]] = True
+        if play(field, mines, first)[0].won:
+            return True
+    return False
+
+
+def test_the_search_over_what_the_player_sees_finds_a_board_exactly_when_one_exists():
+    """Against every field tried (brute force), on random requests of 1x8, 8x1, 2x6, 6x2, 3x4,
+    4x3, 3x5 and 4x4 boards, a zero or a safe first click: the search finds a field exactly when
+    the player finishes some field, and the one it finds is finished, with the mines asked for
+    and none where the first click keeps cells free."""
+    rng = np.random.default_rng(41)
+    kinds = {True: 0, False: 0}
+    for trial in range(120):
+        shape = [(1, 8), (8, 1), (2, 6), (6, 2), (3, 4), (4, 3), (3, 5), (4, 4)][trial % 8]
+        zero = bool(rng.integers(2))
+        first = (int(rng.integers(shape[0])), int(rng.integers(shape[1])))
+        keep = first_click_cells(shape, first, zero)
+        mines = int(rng.integers(0, shape[0] * shape[1] - len(keep) + 1))
+        exists = _brute_no_guess(shape, mines, first, zero)
+        kinds[exists] += 1
+        try:
+            field = _by_views(*shape, mines, first, zero, rng, {"fields": 0, "runs": 0}, None)
+        except NoBoard:
+            assert not exists, (shape, mines, first, zero)
+            continue
+        assert exists and int(field.sum()) == mines and not any(field[x] for x in keep)
+        assert play(field.copy(), mines, first)[0].won
+    assert min(kinds.values()) >= 15, kinds
 
 
 def test_the_player_counts_a_dense_board_s_last_empty_cells_with_the_total():

@@ -812,19 +812,35 @@ def test_autoplay_stops_at_once_on_a_signal_and_leaves_no_worker(signal_name, co
 
 
 def test_autoplay_of_no_guess_boards_that_cannot_be_made_says_so():
-    """--no-guess asks the generator for every game: where no board can exist (every field tried)
-    that is exit 2, where none was found exit 4 (undecided), each with the generator's reason;
-    it had ended in an internal error (exit 70)."""
+    """--no-guess asks the generator for every game: where no board can exist (proved) that is
+    exit 2, where none was found exit 4 (undecided), each with the generator's reason; it had
+    ended in an internal error (exit 70)."""
     code, out, err = run("autoplay", "--games", "4", "--rows", "1", "--cols", "3", "--mines", "1", "--no-guess",
                          "--first-click", "safe", "--start", "1,2", "--workers", "1")
     assert code == 2 and not out and "no 1x3 board with 1 mine can be finished without a guess from r1c2" in err, err
     code, out, err = run("autoplay", "--games", "4", "--rows", "2", "--cols", "10", "--mines", "9", "--no-guess",
                          "--first-click", "safe", "--start", "1,1", "--workers", "2")
     assert code == 2 and not out and "odd number of mines (9)" in err, err  # proved: none exists
-    # 245,157 fields, too many to try each: 1,000 drawn and perturbed find none, which proves nothing
+    # 245,157 fields, too many to try each: the search over what the player sees proves it
     code, out, err = run("autoplay", "--games", "4", "--rows", "3", "--cols", "8", "--mines", "16", "--no-guess",
                          "--first-click", "safe", "--start", "2,4", "--workers", "2")
-    assert code == 4 and not out and "no no-guess 3x8 board with 16 mines was found; the run stops" in err, err
+    assert code == 2 and not out and "no 3x8 board with 16 mines can be finished without a guess from r2c4" in err, err
+
+
+def test_autoplay_of_no_guess_boards_none_found_is_undecided(monkeypatch):
+    """Where the generator finds none and proves nothing (its search's runs spent: a board with
+    more ways than that, which no quick test reaches, so the generator's own failure is raised
+    here), autoplay stops with exit 4 and the reason, and reports nothing."""
+    from recon.generation import GenerationFailed
+    from recon.play import autoplay
+
+    def failed(rows, cols, mines, *args, **kwargs):
+        raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mines was found")
+
+    monkeypatch.setattr(autoplay, "no_guess_field", failed)
+    code, out, err = run("autoplay", "--games", "4", "--rows", "9", "--cols", "9", "--mines", "10", "--no-guess",
+                         "--workers", "1")
+    assert code == 4 and not out and "no no-guess 9x9 board with 10 mines was found; the run stops" in err, err
 
 
 def test_a_first_click_with_no_no_guess_board_says_why_and_the_game_waits():

@@ -9,7 +9,8 @@ of a board, it fills them with mines the player has already found; `WAYS` says w
 or fills), and play goes on: the player keeps what it knows, its equations on the moved cells
 taking their new counts. A run that needed a perturbation proves nothing about the final field,
 so play starts again from the first click, until one run finishes with none: that run is the
-certificate.
+certificate. Where drawn fields find no board, a search over what the player sees (`_by_views`)
+finds one or proves that none exists.
 """
 
 from __future__ import annotations
@@ -23,10 +24,16 @@ from ..model import check_size, status, window_cells
 from ..rules.sweeper import CASCADE_CELLS, Sweeper
 from .options import GenerationFailed, GenerationTimeout
 
-#: With at most this many fields in all, no-guess generation tries every one of them; with at most
-#: EVERY_FIELD_LAST, it does so when drawn fields found none, so that "none" is proved, not guessed.
+#: With at most this many fields in all, no-guess generation tries every one of them.
 EVERY_FIELD = 10_000
-EVERY_FIELD_LAST = 100_000
+#: When drawn fields found none, the search over what the player sees (`_by_views`) runs the
+#: player at most this many times before it gives up (undecided), so that "none" is proved where
+#: it can be, not guessed.
+VIEW_RUNS = 2_000
+#: Drawn fields tried before that search: FIELDS; on a board of at most SMALL_CELLS cells,
+#: SMALL_FIELDS (drawn fields that keep failing there say that boards are rare, and the search is
+#: quick), and if its runs are spent, drawn fields go on to FIELDS.
+FIELDS, SMALL_FIELDS, SMALL_CELLS = 1_000, 50, 400
 
 #: The player's single and pairwise rules run compiled (`recon.compiled.pairwise.sweep_fixed`,
 #: the `fast` extra) on boards of this many cells, when numba's cache holds the kernels (`recon
@@ -318,6 +325,77 @@ def _every_field(rows: int, cols: int, mines: int, first: tuple[int, int], zero:
     return field
 
 
+def _by_views(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bool, rng: np.random.Generator,
+              stats: dict, deadline: float | None, runs: int = VIEW_RUNS) -> np.ndarray:
+    """A field the player finishes without a guess, found by a search over what it sees; NoBoard,
+    a proof, when there is none; GenerationFailed past `runs` runs of the player.
+
+    The player's moves depend only on the numbers it has opened (and the total): every field
+    that shows the same numbers in the same cells, in the order opened, is played alike to the
+    same end. So one run of the player on a field stands for all the fields that agree with it
+    on the cells it opened; it wins on all of them or on none. The search starts from a drawn
+    field, and for each cell a run opened (the last first) asks an exact engine for a field that
+    agrees on the cells opened before it and shows another number there; that field's run
+    stands for a new class, searched the same way from the cells after it. The classes part every
+    field (a zero first click's own number, 0, is given), so when none is won there is no board."""
+    from ..engines import milp, sat
+    from ..io.classic import board_problem
+    from ..result import Verdict
+
+    engine = sat if sat.AVAILABLE else milp
+    shape = (rows, cols)
+
+    def others(numbers: list[int], opened: list[int], start: int):
+        """Each cell the run opened from start on, the last first, with each other number it may show."""
+        for at in range(len(opened) - 1, start - 1, -1):
+            if not (at == 0 and zero):  # a zero first click shows 0
+                for number in rng.permutation(9).tolist():
+                    if number != numbers[opened[at]]:
+                        yield numbers, opened, at, number
+
+    stack = []  # one `others` a run, the latest on top
+    field, start, done = draw_field(rows, cols, mines, rng, first, zero), 0, 0
+    while True:
+        if field is not None:
+            if done >= runs:
+                raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} was "
+                                       f"found: the search over what the player sees stopped after {runs:,} runs")
+            opened: list[int] = []
+            sweeper = Sweeper(field, mines, opening=opened)
+            sweeper.open(*first)
+            sweeper.advance()
+            done += 1
+            stats["fields"] += 1
+            stats["runs"] += 1
+            if sweeper.won:
+                return field
+            stack.append(others(sweeper.numbers, opened, start))
+        while stack and (step := next(stack[-1], None)) is None:
+            stack.pop()
+        if not stack:
+            raise NoBoard(f"no {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} can be finished without a "
+                          f"guess from r{first[0] + 1}c{first[1] + 1}: the player was followed through every way the "
+                          f"numbers it opens can fall ({done:,} classes of fields)")
+        if deadline is not None and time.perf_counter() > deadline:
+            raise GenerationTimeout("the time limit was reached while searching what the player may see")
+        numbers, opened, at, number = step
+        cells = np.full(shape, -1, dtype=np.int8)
+        for x in opened[:at]:
+            cells.flat[x] = numbers[x]
+        cells.flat[opened[at]] = number
+        field, start = None, at + 1
+        try:
+            problem = board_problem(cells, mines)
+        except ValueError:  # the total does not fit what is opened
+            continue
+        left = None if deadline is None else max(deadline - time.perf_counter(), 0.01)
+        found = engine.solve(problem, limit=1, time_limit=left)
+        if found.solutions:
+            field = np.asarray(found.solutions[0], dtype=bool)
+        elif found.verdict is not Verdict.NONE:
+            raise GenerationTimeout("the time limit was reached while searching what the player may see")
+
+
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
                    zero: bool = True, time_limit: float | None = None, rules: dict | None = None,
                    recount: bool = True, ways: tuple[str, ...] = WAYS) -> tuple[np.ndarray, dict]:
@@ -346,7 +424,13 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
                           f"window, the twin across from it one of them, and none of the {len(fields)} such fields "
                           "can be finished")
         return field, stats
-    for k in range(1000):
+    small = rows * cols <= SMALL_CELLS
+    for k in range(FIELDS):
+        if small and k == SMALL_FIELDS:
+            try:
+                return _by_views(rows, cols, mines, first, zero, rng, stats, deadline), stats
+            except GenerationFailed:
+                pass  # the search's runs are spent: drawn fields go on
         way = ways[k % len(ways)]
         field = draw_field(rows, cols, mines, rng, first, zero)
         stats["fields"] += 1
@@ -363,6 +447,6 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
             if worse >= PATIENCE:
                 break
             best = perturbed if best is None else min(best, perturbed)
-    if _fields_at_most(cells, mines, EVERY_FIELD_LAST):
-        return _every_field(rows, cols, mines, first, zero, rng, rules, stats, deadline), stats
-    raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} was found")
+    if small:
+        raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} was found")
+    return _by_views(rows, cols, mines, first, zero, rng, stats, deadline), stats

@@ -58,10 +58,12 @@ class Sweeper:
     mines: the total the player is told (None: not told). elimination: run exact elimination
     when the single and pairwise rules stall (True for a full player, as the generator uses).
     cascade: the single and pairwise rules compiled (see the module's notes), which take over once
-    the rules here have opened cascade_cells cells in one advance()."""
+    the rules here have opened cascade_cells cells in one advance(). opening: a list that takes
+    each cell opened (its flat index), in the order opened (without a cascade)."""
 
     def __init__(self, field: np.ndarray, mines: int | None = None, *, elimination: bool = True,
-                 total_cells: int = TOTAL_CELLS, cascade: Cascade | None = None, cascade_cells: int = CASCADE_CELLS):
+                 total_cells: int = TOTAL_CELLS, cascade: Cascade | None = None, cascade_cells: int = CASCADE_CELLS,
+                 opening: list[int] | None = None):
         self.field = np.asarray(field, dtype=bool)
         self.rows, self.cols = self.field.shape
         self.mines = mines
@@ -69,6 +71,7 @@ class Sweeper:
         self.total_cells = total_cells
         self.cascade = cascade
         self.cascade_cells = cascade_cells
+        self.opening = opening
         self._flooded = 0  # cells opened by _flood so far (how much the rules here have done)
         self.opened = np.zeros(self.field.shape, dtype=bool)
         self.flagged = np.zeros(self.field.shape, dtype=bool)  # mines the rules proved
@@ -168,6 +171,7 @@ class Sweeper:
         made, it would be rewritten once for each neighbour opened."""
         trimmer, opened, rows, cols = self._trimmer, self.opened.ravel(), self.rows, self.cols
         value = trimmer._value
+        opening = self.opening
         todo = [x]
         while todo:
             y = todo.pop()
@@ -175,6 +179,8 @@ class Sweeper:
                 continue
             opened[y] = True
             self._flooded += 1
+            if opening is not None:
+                opening.append(y)
             if value[y] == OPEN:
                 trimmer._fix(y, 0)
             if self.numbers[y] != 0:
