@@ -84,8 +84,9 @@ WAYS = ("pack", "race")
 
 #: A field whose runs fail this many times to need fewer perturbations than every run before is
 #: dropped for a new one (Tatham drops a field at the first run that is not shorter; a board too
-#: dense to finish has runs that go up and down for ever).
-PATIENCE = 4
+#: dense to finish has runs that go up and down for ever). On a strip three wide the runs' counts
+#: fall slowly and unevenly towards none, and fewer chances dropped fields that would finish.
+PATIENCE = 12
 
 
 def first_click_cells(shape: tuple[int, int], first: tuple[int, int], zero: bool) -> list[tuple[int, int]]:
