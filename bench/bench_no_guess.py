@@ -8,6 +8,7 @@ third field is the seconds his new_desc took (a fetched program's build stays ou
     python bench/bench_no_guess.py --seeds 5 --fresh --tatham PATH
     python bench/bench_no_guess.py --seeds 3 --large
     python bench/bench_no_guess.py --seeds 5 --strips
+    python bench/bench_no_guess.py --seeds 5 --dense-strips --limit 60
 
 Each row: median and worst over seeds, with the perturbations and runs the median seed needed.
 In process the player's rules run as the command runs them (`player_rules`: compiled on large
@@ -19,7 +20,8 @@ boards are checked equal too.
 
 --strips: long boards at 1 mine in 6, against the perturber that only packs (`ways=("pack",)`,
 the code before the race joined it), timed in the same run; a peer past `--limit` seconds counts
-as the limit.
+as the limit. --dense-strips: strips three wide at 1 mine in 4, against a field's patience of 4
+runs (`patience=4`, the code before), the same way.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ SIZES = [(16, 30, 99), (50, 50, 1000), (100, 100, 3000)]
 LARGE = [(200, 200, 12000), (300, 300, 27000), (1000, 1000, 160000)]
 #: Long boards (--strips), 1 mine in 6.
 STRIPS = [(3, 300, 150), (3, 2000, 1000), (2000, 3, 1000), (5, 1000, 833), (2, 1000, 334), (1, 2000, 333)]
+#: Dense strips three wide (--dense-strips), 1 mine in 4.
+DENSE_STRIPS = [(3, 875, 656), (3, 1248, 936), (1000, 3, 750)]
 
 
 def main() -> None:
@@ -50,10 +54,12 @@ def main() -> None:
     parser.add_argument("--tatham", metavar="PATH", help="Tatham's generator, built outside the repo (see above)")
     parser.add_argument("--large", action="store_true", help="only the large boards: 200x200 and 300x300 at 30 %%, 1000x1000 at 16 %%")
     parser.add_argument("--strips", action="store_true", help="only long boards, against the perturber that only packs")
+    parser.add_argument("--dense-strips", action="store_true",
+                        help="only dense strips three wide, against a field's patience of 4 runs (the code before)")
     parser.add_argument("--limit", type=float, default=120, help="seconds a strip's peer may take (default 120)")
     args = parser.parse_args()
-    if args.strips:
-        return strips(args.seeds, args.limit)
+    if args.strips or args.dense_strips:
+        return strips(args.seeds, args.limit, args.dense_strips)
     print("| board | mines | in process: median | worst | perturbations (median seed) | rules in Python (peer): median "
           "| peer / recon | rebuilt after each perturbation (peer): median | peer / recon | fresh process: median "
           "| Tatham: median | Tatham / recon (in process) |")
@@ -105,11 +111,14 @@ def main() -> None:
               f"{ratio} |", flush=True)
 
 
-def strips(seeds: int, limit: float) -> None:
-    print("| board | mines | recon: median | worst | fields, runs (median seed) | packing only (peer): median | worst "
+def strips(seeds: int, limit: float, dense: bool) -> None:
+    """Long boards against the packing alone, or dense ones against a patience of 4 (`dense`); a
+    peer past `limit` seconds counts as the limit."""
+    peer_name, peer_options = ("patience 4", {"patience": 4}) if dense else ("packing only", {"ways": ("pack",)})
+    print(f"| board | mines | recon: median | worst | fields, runs (median seed) | {peer_name} (peer): median | worst "
           "| peer / recon |")
     print("|---|---|---|---|---|---|---|---|")
-    for rows, cols, mines in STRIPS:
+    for rows, cols, mines in DENSE_STRIPS if dense else STRIPS:
         first = (rows // 2, cols // 2)
         times, stats, peers = [], [], []
         for seed in range(seeds):
@@ -119,7 +128,7 @@ def strips(seeds: int, limit: float) -> None:
             stats.append(made)
             start = time.perf_counter()
             try:
-                no_guess_field(rows, cols, mines, np.random.default_rng(seed), first, ways=("pack",), time_limit=limit)
+                no_guess_field(rows, cols, mines, np.random.default_rng(seed), first, time_limit=limit, **peer_options)
                 peers.append(time.perf_counter() - start)
             except GenerationTimeout:
                 peers.append(limit)

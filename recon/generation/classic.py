@@ -399,11 +399,12 @@ def _by_views(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bo
 
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
                    zero: bool = True, time_limit: float | None = None, rules: dict | None = None,
-                   recount: bool = True, ways: tuple[str, ...] = WAYS) -> tuple[np.ndarray, dict]:
+                   recount: bool = True, ways: tuple[str, ...] = WAYS, patience: int = PATIENCE) -> tuple[np.ndarray, dict]:
     """A field the player finishes from `first` without a guess, and how it was made ("fields"
     drawn, "runs", "perturbations"). GenerationFailed when no field could be made; GenerationTimeout
     past the time limit. rules: the player's options (`player_rules`); recount: as `play` (the
-    same board either way); ways: the perturber's, one a field in turn (WAYS)."""
+    same board either way); ways: the perturber's, one a field in turn (WAYS); patience: a field's
+    runs that may fail to beat its best before it is dropped (PATIENCE)."""
     if not ways or set(ways) - set(WAYS):
         raise ValueError(f"ways must be drawn from {WAYS}, got {ways!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -445,7 +446,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
             if perturbed == 0:
                 return field, stats
             worse += best is not None and perturbed >= best
-            if worse >= PATIENCE:
+            if worse >= patience:
                 break
             best = perturbed if best is None else min(best, perturbed)
     if small:
