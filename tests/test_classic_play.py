@@ -355,14 +355,18 @@ def _brute_no_guess(shape, mines, first, zero) -> bool:
     return False
 
 
-def test_the_search_over_what_the_player_sees_finds_a_board_exactly_when_one_exists():
+@pytest.mark.parametrize("engine", ["sat", "milp"])
+def test_the_search_over_what_the_player_sees_finds_a_board_exactly_when_one_exists(engine):
     """Against every field tried (brute force), on random requests of 1x8, 8x1, 2x6, 6x2, 3x4,
     4x3, 3x5 and 4x4 boards, a zero or a safe first click: the search finds a field exactly when
     the player finishes some field, and the one it finds is finished, with the mines asked for
-    and none where the first click keeps cells free."""
+    and none where the first click keeps cells free. Its fields come from SAT, or from MILP (the
+    base install's)."""
+    if engine == "sat":
+        pytest.importorskip("pysat")
     rng = np.random.default_rng(41)
     kinds = {True: 0, False: 0}
-    for trial in range(120):
+    for trial in range(120 if engine == "sat" else 48):
         shape = [(1, 8), (8, 1), (2, 6), (6, 2), (3, 4), (4, 3), (3, 5), (4, 4)][trial % 8]
         zero = bool(rng.integers(2))
         first = (int(rng.integers(shape[0])), int(rng.integers(shape[1])))
@@ -371,13 +375,13 @@ def test_the_search_over_what_the_player_sees_finds_a_board_exactly_when_one_exi
         exists = _brute_no_guess(shape, mines, first, zero)
         kinds[exists] += 1
         try:
-            field = _by_views(*shape, mines, first, zero, rng, {"fields": 0, "runs": 0}, None)
+            field = _by_views(*shape, mines, first, zero, rng, {"fields": 0, "runs": 0}, None, engine=engine)
         except NoBoard:
             assert not exists, (shape, mines, first, zero)
             continue
         assert exists and int(field.sum()) == mines and not any(field[x] for x in keep)
         assert play(field.copy(), mines, first)[0].won
-    assert min(kinds.values()) >= 15, kinds
+    assert min(kinds.values()) >= 6, kinds
 
 
 def test_the_player_counts_a_dense_board_s_last_empty_cells_with_the_total():

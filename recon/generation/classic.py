@@ -327,7 +327,7 @@ def _every_field(rows: int, cols: int, mines: int, first: tuple[int, int], zero:
 
 
 def _by_views(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bool, rng: np.random.Generator,
-              stats: dict, deadline: float | None, runs: int = VIEW_RUNS) -> np.ndarray:
+              stats: dict, deadline: float | None, runs: int = VIEW_RUNS, engine: str | None = None) -> np.ndarray:
     """A field the player finishes without a guess, found by a search over what it sees; NoBoard,
     a proof, when there is none; GenerationFailed past `runs` runs of the player.
 
@@ -338,12 +338,15 @@ def _by_views(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bo
     field, and for each cell a run opened (the last first) asks an exact engine for a field that
     agrees on the cells opened before it and shows another number there; that field's run
     stands for a new class, searched the same way from the cells after it. The classes part every
-    field (a zero first click's own number, 0, is given), so when none is won there is no board."""
+    field (a zero first click's own number, 0, is given), so when none is won there is no board.
+    engine: the exact engine's name, "sat" or "milp" (None: SAT when installed, else MILP)."""
     from ..engines import milp, sat
     from ..io.classic import board_problem
     from ..result import Verdict
 
-    engine = sat if sat.AVAILABLE else milp
+    if engine not in (None, sat.NAME, milp.NAME):
+        raise ValueError(f"engine must be {sat.NAME!r} or {milp.NAME!r}, got {engine!r}")
+    solver = milp if engine == milp.NAME or (engine is None and not sat.AVAILABLE) else sat
     shape = (rows, cols)
 
     def others(numbers: list[int], opened: list[int], start: int):
@@ -390,7 +393,7 @@ def _by_views(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bo
         except ValueError:  # the total does not fit what is opened
             continue
         left = None if deadline is None else max(deadline - time.perf_counter(), 0.01)
-        found = engine.solve(problem, limit=1, time_limit=left)
+        found = solver.solve(problem, limit=1, time_limit=left)
         if found.solutions:
             field = np.asarray(found.solutions[0], dtype=bool)
         elif found.verdict is not Verdict.NONE:
