@@ -19,7 +19,7 @@ from recon.generation.classic import (WAYS, NoBoard, _by_views, _fill_or_empty, 
                                       draw_field, first_click_cells, no_guess_field, perturb, play)
 from recon.io.classic import (board_problem, format_board, format_endoh1, format_mines_id, parse_board, parse_endoh1,
                                parse_mines_id)
-from recon.model import Groups
+from recon.model import Groups, status, window_cells
 from recon.rules.sweeper import Sweeper, numbers_of
 from recon.io.text import parse_field
 from test_classic import neighbours, run
@@ -431,6 +431,45 @@ def test_the_player_never_contradicts_the_field_and_opens_only_safe_cells():
             numbers = neighbours(field)
             assert (shown[sweeper.opened] == numbers[sweeper.opened]).all()
     assert (numbers_of(field) == neighbours(field)).all()
+
+
+def test_the_player_logs_each_cell_it_opens_once_in_the_order_a_zero_s_flood_reaches_it():
+    """`opening` (what the search over what the player sees reads): every opened cell once, the
+    first click first, and every neighbour of a zero opened. A field that agrees on every opened
+    cell's number (mines moved among cells no opened number sees) is played alike: the same log,
+    in the same order, and the same end."""
+    rng = np.random.default_rng(8)
+    alike = 0
+    for shape in [(1, 20), (20, 1), (2, 15), (9, 9), (16, 30)]:
+        for _ in range(4):
+            mines = int(rng.integers(1, shape[0] * shape[1] // 5 + 2))
+            field = draw_field(*shape, mines, rng, (0, 0), zero=True)
+            log: list[int] = []
+            sweeper = Sweeper(field, mines, opening=log)
+            sweeper.open(0, 0)
+            sweeper.advance()
+            assert len(log) == len(set(log)) and set(log) == set(np.flatnonzero(sweeper.opened).tolist())
+            numbers, cols = numbers_of(field).ravel(), shape[1]
+            assert log[0] == 0
+            for x in log:
+                if numbers[x] == 0:
+                    assert all(i * cols + j in set(log) for i, j in window_cells(shape, *divmod(x, cols)))
+            # another field that agrees on every opened cell's number is played alike
+            other = field.copy()
+            covered = np.flatnonzero(~sweeper.opened.ravel() & ~sweeper.flagged.ravel())
+            seen = status(sweeper.opened) > 0
+            far = [x for x in covered.tolist() if not seen.flat[x]]
+            if len(far) >= 2 and other.flat[far].any() and not other.flat[far].all():
+                a = next(x for x in far if other.flat[x])
+                b = next(x for x in far if not other.flat[x])
+                other.flat[a], other.flat[b] = False, True
+                again: list[int] = []
+                player = Sweeper(other, mines, opening=again)
+                player.open(0, 0)
+                player.advance()
+                assert again == log and (player.opened == sweeper.opened).all()
+                alike += 1
+    assert alike >= 5, alike
 
 
 def test_formats_round_trip():
