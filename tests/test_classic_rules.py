@@ -362,8 +362,7 @@ def test_mine_count_finds_the_packing_a_greedy_choice_misses():
     in empty cells: r5+r6 = 1, r6+r7+r8 = 2, r7+r8+r9 = 2, r8+r9+r10 = 2, r9+r10+r11 = 2).
     Packing heaviest first may take r7..r9 with r5+r6 (3 empty cells); r6..r8 with r9..r11
     holds all 4, so every other covered cell is a mine."""
-    column = {r: r for r in range(5, 12)}
-    cells_of = [[column[r] for r in rs] for rs in ([5, 6], [7, 8, 9], [6, 7, 8], [8, 9, 10], [9, 10, 11])]
+    cells_of = [[5, 6], [7, 8, 9], [6, 7, 8], [8, 9, 10], [9, 10, 11]]  # cells named by their row
     weights = [1, 2, 2, 2, 2]
     assert sum(weights[i] for i in _packing(cells_of, weights, 0, 0)) == 3
     assert _packing(cells_of, weights, 4) == [2, 4] and _heaviest(cells_of, weights) == 4

@@ -350,10 +350,12 @@ def _by_views(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bo
     shape = (rows, cols)
 
     def others(numbers: list[int], opened: list[int], start: int):
-        """Each cell the run opened from start on, the last first, with each other number it may show."""
+        """Each cell the run opened from start on, the last first, with each other number it may
+        show (up to its neighbours)."""
         for at in range(len(opened) - 1, start - 1, -1):
             if not (at == 0 and zero):  # a zero first click shows 0
-                for number in rng.permutation(9).tolist():
+                most = len(window_cells(shape, *divmod(opened[at], cols))) - 1
+                for number in rng.permutation(most + 1).tolist():
                     if number != numbers[opened[at]]:
                         yield numbers, opened, at, number
 
@@ -365,9 +367,7 @@ def _by_views(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bo
                 raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} was "
                                        f"found: the search over what the player sees stopped after {runs:,} runs")
             opened: list[int] = []
-            sweeper = Sweeper(field, mines, opening=opened)
-            sweeper.open(*first)
-            sweeper.advance()
+            sweeper = play(field, mines, first, rules={"opening": opened})[0]
             done += 1
             stats["fields"] += 1
             stats["runs"] += 1

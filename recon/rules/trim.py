@@ -1404,23 +1404,12 @@ def _packing(cells_of: list[list[int]], weights: list[int], target: int,
     cell, and the search stops once the bounds cannot reach target. A group whose search passes
     `work` (all groups share it) is packed greedily, heaviest first: a packing all the same, so
     the rule stays sound, only weaker."""
-    parent = list(range(len(cells_of)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    owner: dict[int, int] = {}
-    for i, cells in enumerate(cells_of):
-        for x in cells:
-            j = owner.setdefault(x, i)
-            if j != i:
-                parent[root(i)] = root(j)
+    joined = model.Groups()
+    for cells in cells_of:
+        joined.join(cells)
     groups: dict[int, list[int]] = {}
-    for i in range(len(cells_of)):
-        groups.setdefault(root(i), []).append(i)
+    for i, cells in enumerate(cells_of):
+        groups.setdefault(joined.find(cells[0]), []).append(i)
     share: dict[int, float] = {}
     for i, cells in enumerate(cells_of):
         w = weights[i] / len(cells)
@@ -1457,9 +1446,16 @@ def _pack_group(members: list[int], cells_of: list[list[int]], weights: list[int
     if len(order) == 1:
         return order if weights[order[0]] >= need else None
     k = len(order)
-    sets = [set(cells_of[i]) for i in order]
     w = [weights[i] for i in order]
-    clash = [sum(1 << b for b in range(k) if b != a and not sets[a].isdisjoint(sets[b])) for a in range(k)]
+    holders: dict[int, int] = {}  # each cell: the sets that hold it, as bits
+    for a, i in enumerate(order):
+        for x in cells_of[i]:
+            holders[x] = holders.get(x, 0) | 1 << a
+    clash = [0] * k
+    for a, i in enumerate(order):
+        for x in cells_of[i]:
+            clash[a] |= holders[x]
+        clash[a] &= ~(1 << a)
     best_value, best = need - 1, None
 
     def bits(m: int):
@@ -1500,11 +1496,9 @@ def _pack_group(members: list[int], cells_of: list[list[int]], weights: list[int
     try:
         search((1 << k) - 1, 0, 0)
     except _Spent:
-        used: set[int] = set()
         greedy = 0
         for a in range(k):
-            if used.isdisjoint(sets[a]):
-                used |= sets[a]
+            if not clash[a] & greedy:
                 greedy |= 1 << a
         if best is None or sum(w[a] for a in bits(greedy)) > best_value:
             best = greedy
