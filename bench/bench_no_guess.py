@@ -21,7 +21,7 @@ boards are checked equal too.
 --strips: long boards at 1 mine in 6, against the perturber that only packs (`ways=("pack",)`,
 the code before the race joined it), timed in the same run; a peer past `--limit` seconds counts
 as the limit. --dense-strips: strips three wide at 1 mine in 4, against a field's patience of 4
-runs (`patience=4`, the code before), the same way.
+runs in a row (`patience=4`), the same way.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def main() -> None:
     parser.add_argument("--large", action="store_true", help="only the large boards: 200x200 and 300x300 at 30 %%, 1000x1000 at 16 %%")
     parser.add_argument("--strips", action="store_true", help="only long boards, against the perturber that only packs")
     parser.add_argument("--dense-strips", action="store_true",
-                        help="only dense strips three wide, against a field's patience of 4 runs (the code before)")
+                        help="only dense strips three wide, against a field's patience of 4 runs in a row")
     parser.add_argument("--limit", type=float, default=120, help="seconds a strip's peer may take (default 120)")
     args = parser.parse_args()
     if args.strips or args.dense_strips:

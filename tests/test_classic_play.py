@@ -69,6 +69,32 @@ def test_each_way_of_perturbing_makes_boards_won_without_a_guess(way, rows, cols
         assert exact_player_wins(field, first)
 
 
+@pytest.mark.parametrize("counts, fields", [
+    ([10, 12, 12, 9, 11, 11, 0], 1),  # four runs fail to beat a best, never three in a row: kept
+    ([10, 12, 12, 12, 0], 2),  # three in a row: dropped, and the next field's first run is won
+])
+def test_a_field_is_dropped_after_patience_runs_in_a_row_fail_to_beat_its_best(monkeypatch, counts, fields):
+    """On a dense strip three wide the race's runs fall toward none unevenly, with long stretches
+    above the best (decisions.md, "a field's patience in a row"): only such a stretch drops a field."""
+    import recon.generation.classic as classic
+    runs = iter(counts)
+
+    def scripted(field, *args, **kwargs):  # the perturbations of each run, as a real run reports them
+        return type("Run", (), {"won": True})(), next(runs)
+
+    monkeypatch.setattr(classic, "play", scripted)
+    _, stats = classic.no_guess_field(10, 10, 30, np.random.default_rng(0), (5, 5), patience=3)
+    assert stats["fields"] == fields and stats["runs"] == len(counts)
+
+
+@pytest.mark.parametrize("rows, cols, mines", [(3, 300, 225), (300, 3, 225)])
+def test_dense_strips_three_wide_are_made_without_a_guess(rows, cols, mines):
+    first = (rows // 2, cols // 2)
+    field, _ = no_guess_field(rows, cols, mines, np.random.default_rng(0), first)
+    sweeper, perturbed = play(field.copy(), mines, first)
+    assert int(field.sum()) == mines and sweeper.won and perturbed == 0
+
+
 @pytest.mark.parametrize("shape, mines", [((2, 25), 8), ((25, 2), 8), ((1, 30), 5)])
 def test_boards_up_to_two_wide_are_packed_whatever_the_way(shape, mines):
     """There no-guess boards have their mines packed far from the first click (WAYS), so the race

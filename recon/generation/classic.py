@@ -82,10 +82,11 @@ class NoBoard(ValueError):
 #: density, keeping it near the board's (on boards up to two wide it packs).
 WAYS = ("pack", "race")
 
-#: A field whose runs fail this many times to need fewer perturbations than every run before is
-#: dropped for a new one (Tatham drops a field at the first run that is not shorter; a board too
-#: dense to finish has runs that go up and down for ever). On a strip three wide the runs' counts
-#: fall slowly and unevenly towards none, and fewer chances dropped fields that would finish.
+#: A field whose runs fail this many times in a row to need fewer perturbations than every run
+#: before is dropped for a new one (Tatham drops a field at the first run that is not shorter; a
+#: board too dense to finish has runs that go up and down for ever). On a strip three wide the
+#: race's runs fall towards none with long stretches above the best; counted in all rather than
+#: in a row, those stretches dropped nearly every field that would finish.
 PATIENCE = 12
 
 
@@ -407,7 +408,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
     drawn, "runs", "perturbations"). GenerationFailed when no field could be made; GenerationTimeout
     past the time limit. rules: the player's options (`player_rules`); recount: as `play` (the
     same board either way); ways: the perturber's, one a field in turn (WAYS); patience: a field's
-    runs that may fail to beat its best before it is dropped (PATIENCE)."""
+    runs in a row that may fail to beat its best before it is dropped (PATIENCE)."""
     if not ways or set(ways) - set(WAYS):
         raise ValueError(f"ways must be drawn from {WAYS}, got {ways!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -439,7 +440,7 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
         way = ways[k % len(ways)]
         field = draw_field(rows, cols, mines, rng, first, zero)
         stats["fields"] += 1
-        best, worse = None, 0
+        best, since = None, 0
         while True:
             sweeper, perturbed = play(field, mines, first, rng, deadline, rules, recount, way)
             stats["runs"] += 1
@@ -448,10 +449,12 @@ def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, f
                 break  # the perturber found no move: a new field
             if perturbed == 0:
                 return field, stats
-            worse += best is not None and perturbed >= best
-            if worse >= patience:
-                break
-            best = perturbed if best is None else min(best, perturbed)
+            if best is None or perturbed < best:
+                best, since = perturbed, 0
+            else:
+                since += 1
+                if since >= patience:
+                    break
     if small:
         raise GenerationFailed(f"no no-guess {rows}x{cols} board with {mines} mine{'s' * (mines != 1)} was found")
     return _by_views(rows, cols, mines, first, zero, rng, stats, deadline), stats
