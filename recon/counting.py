@@ -7,7 +7,8 @@ SAT solver the other way round (`sat.backbone`): unsatisfiable proves it the sam
 solution, and a solution found shows which cells vary. The cells left open split into
 independent groups (cells joined by an open clue that sees both, as classic Minesweeper analysers
 split the frontier), each group is enumerated on its own (by SAT up to SAT_FIRST solutions, fast
-however hard the search, then by the backtracking search, fast per solution), and the count is
+however hard the search, then by the backtracking search, fast per solution) or counted without
+listing (super cells along the frontier, or split through the middle), and the count is
 the product of the group counts (times 2 for each cell no clue sees). So two far-apart ambiguous
 corners cost the sum of their enumerations, not the product. Small grids are also counted by
 plain enumeration with the backtracking engine (with a total, the cells no clue sees placed by a
@@ -338,7 +339,7 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
             if not complete:
                 return 0, False, None, "", None, 0
         else:
-            count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline, super_cells)
+            count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline, super_cells, cols)
         by_mines.append((cells, per_k))
         hows.add(how)
         if not complete and seen_varying:
@@ -449,12 +450,14 @@ def _lower_bound_with_total(product: int, left: int, free: int) -> int:
     return 1 if product and 0 <= left else 0
 
 
-def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None, super_cells: bool = True):
+def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None, super_cells: bool = True,
+                     cols: int | None = None):
     """Count the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell,
     complete, how, the same split by mines). First by super cells (below), at most
     QUICK_ASSIGNMENTS assignments of them; past that, with python-sat, SAT lists up to SAT_FIRST
     solutions (a solve each: fast when they are few, however hard the search); past those, dynamic
-    programming along the frontier (at most `limit` states a step); last the backtracking search
+    programming along the frontier (at most `limit` states a step), then splitting (with the
+    board's width `cols`: a wide blob whose frontier is too wide); last the backtracking search
     (fast per solution where propagation is strong, exponential where it is weak), a lower bound
     where it cannot finish. A long group with more than `limit` solutions is counted only along
     the frontier: listing its assignments first took the whole time limit."""
@@ -475,6 +478,11 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         found, tally, complete, per_k = _by_frontier(cells, equations, limit, halfway)
         if complete:
             return found, tally, True, "super cells along the frontier", per_k
+        if cols is not None:  # (again half the time left, for the search's lower bound after it)
+            halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
+            found, tally, complete, per_k = _by_splitting(cells, equations, cols, halfway)
+            if complete:
+                return found, tally, True, "splitting", per_k
     if by_sat is not None and by_sat[0] >= limit:  # SAT listed `limit` already: no search lists more
         return by_sat
     found, tally, complete, per_k = _enumerate_with(backtrack.iter_equation_solutions, cells, equations, limit, deadline)
@@ -685,6 +693,163 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
                             share = n_before * n_after
                             tally[i] += share
                             per_k[m + j][1][i] += share
+    return _super_result(supers, tally, per_k, True)
+
+
+class _GiveUp(Exception):
+    """The split count ran past its deadline or its depth."""
+
+
+#: The split count gives up on a group past this depth of nested splits (Python's stack).
+SPLIT_DEPTH = 400
+
+
+def _times(a: list[int], b: list[int]) -> list[int]:
+    """The product of two polynomials in the number of mines."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None):
+    """Count the solutions by splitting, as model counters do: give the super cell nearest the
+    middle of the group's longer side each of its values, settle what the equations then force,
+    and count the parts that fall apart on their own, each part counted once for every split that
+    leaves it the same (a cache keyed by its equations and what they still need). Where a wide
+    blob holds every equation across it along the frontier, a split through its middle leaves two
+    halves. Returns what _by_super_cells returns; complete False past the deadline."""
+    supers = _super_cells(cells, equations)
+    size = [len(group) for _, group in supers]
+    place = [(sum(x // cols for x in g) / len(g), sum(x % cols for x in g) / len(g)) for _, g in supers]
+    of_cell = {x: j for j, (_, group) in enumerate(supers) for x in group}
+    cache: dict[tuple, tuple] = {}
+    nodes = 0
+
+    def settle(eqs, fixed: dict[int, int]):
+        """The equations left once `fixed` is given and what it forces is added to it; None when
+        one breaks."""
+        changed = True
+        while changed:
+            changed, left = False, []
+            for members, need in eqs:
+                rest = []
+                for j in members:
+                    v = fixed.get(j)
+                    if v is None:
+                        rest.append(j)
+                    else:
+                        need -= v
+                room = sum(size[j] for j in rest)
+                if need < 0 or need > room:
+                    return None
+                if not rest:
+                    continue
+                if need == 0 or need == room:
+                    for j in rest:
+                        fixed[j] = 0 if need == 0 else size[j]
+                    changed = True
+                else:
+                    left.append((tuple(rest), need))
+            eqs = left
+        return eqs
+
+    def parts(eqs) -> list[list]:
+        found = Groups(sorted({j for members, _ in eqs for j in members}))
+        for members, _ in eqs:
+            found.join(members)
+        split: dict[int, list] = {}
+        for eq in eqs:
+            split.setdefault(found.find(eq[0][0]), []).append(eq)
+        return list(split.values())
+
+    def count(eqs, depth: int):
+        """(the solutions of one part by mines, {super cell: its mines over them, by mines})."""
+        nonlocal nodes
+        key = tuple(sorted(eqs))
+        known = cache.get(key)
+        if known is not None:
+            return known
+        nodes += 1
+        if depth > SPLIT_DEPTH or (deadline is not None and nodes & 15 == 0 and time.perf_counter() > deadline):
+            raise _GiveUp
+        inside = sorted({j for members, _ in eqs for j in members})
+        rows_at = [place[j][0] for j in inside]
+        cols_at = [place[j][1] for j in inside]
+        axis = 0 if max(rows_at) - min(rows_at) >= max(cols_at) - min(cols_at) else 1
+        middle = (min(rows_at) + max(rows_at)) / 2 if axis == 0 else (min(cols_at) + max(cols_at)) / 2
+        degree = dict.fromkeys(inside, 0)
+        for members, _ in eqs:
+            for j in members:
+                degree[j] += 1
+        pick = min(inside, key=lambda j: (abs(place[j][axis] - middle), -degree[j]))
+        total: list[int] = []
+        tally: dict[int, list[int]] = {j: [] for j in inside}
+        for m in range(size[pick] + 1):
+            fixed = {pick: m}
+            left = settle(eqs, fixed)
+            if left is None:
+                continue
+            weight, shift = 1, 0
+            for j, v in fixed.items():
+                weight *= comb(size[j], v)
+                shift += v
+            counted = [count(part, depth + 1) for part in parts(left)]
+            polys = [[0] * shift + [weight]] + [poly for poly, _ in counted]
+            # products of every poly but one, from both ends: each part's tallies times the rest
+            before, after = [[1]], [[1]]
+            for poly in polys:
+                before.append(_times(before[-1], poly))
+            for poly in reversed(polys):
+                after.append(_times(after[-1], poly))
+            after.reverse()
+            whole = before[-1]
+            total = _add_shifted(total, whole, 0, 1)
+            for j, v in fixed.items():
+                if v:
+                    tally[j] = _add_shifted(tally[j], whole, 0, v)
+            for k, (_, part_tally) in enumerate(counted, start=1):
+                rest = _times(before[k], after[k + 1])
+                for j, t in part_tally.items():
+                    tally[j] = _add_shifted(tally[j], _times(t, rest), 0, 1)
+        cache[key] = total, tally
+        return total, tally
+
+    equations_of = [(tuple(sorted({of_cell[x] for x in eq_cells})), int(need)) for eq_cells, need in equations]
+    fixed: dict[int, int] = {}
+    try:
+        left = settle(equations_of, fixed)
+        if left is None:
+            return _super_result(supers, [0] * len(supers), {}, True)
+        counted = [count(part, 0) for part in parts(left)]
+    except _GiveUp:
+        return _super_result(supers, [0] * len(supers), {}, False)
+    for j, (key, group) in enumerate(supers):
+        if not key:  # cells in no equation: any number of mines
+            ways = [comb(size[j], m) for m in range(size[j] + 1)]
+            counted.append((ways, {j: [m * n for m, n in enumerate(ways)]}))
+    # cells the group's own equations force (none after deduction) and the parts, as one part
+    weight, shift = 1, 0
+    for j, v in fixed.items():
+        weight *= comb(size[j], v)
+        shift += v
+    total = [0] * shift + [weight]
+    mines: dict[int, list[int]] = {j: ([0] * shift + [weight * v] if v else []) for j, v in fixed.items()}
+    for poly, part_tally in counted:
+        mines = {j: _times(t, poly) for j, t in mines.items()}
+        for j, t in part_tally.items():
+            mines[j] = _times(t, total)
+        total = _times(total, poly)
+    per_k: dict[int, list] = {m: [n, [0] * len(supers)] for m, n in enumerate(total) if n}
+    tally = [0] * len(supers)
+    for j, poly in mines.items():
+        for m, n in enumerate(poly):
+            if n:
+                per_k[m][1][j] += n // size[j]  # each cell of super j has its share
+                tally[j] += n // size[j]
     return _super_result(supers, tally, per_k, True)
 
 

@@ -296,6 +296,31 @@ def test_a_group_with_more_solutions_than_the_limit_is_counted_along_its_frontie
     assert all(shares[x] << free == tally[x] for x in cells)
 
 
+@pytest.mark.parametrize("shape", [(9, 9), (6, 11), (11, 6)])
+def test_a_group_too_wide_for_its_frontier_is_counted_by_splitting(shape):
+    """A blob whose frontier needs more states than the limit (here a limit of 4 states, and of
+    4 listed solutions) is counted by splitting: exactly, with every cell's share, against the
+    backtracking engine listing every solution."""
+    from recon.counting import _along, _enumerate_group
+    from recon.engines.backtrack import iter_equation_solutions
+    from recon.model import window_cells
+
+    rng = np.random.default_rng(sum(shape) + 5)
+    cols = shape[1]
+    field = rng.random(shape) < 0.4
+    clues, known = status(field), rng.random(shape) >= 0.6
+    equations = [([r * cols + c for r, c in window_cells(shape, i, j)], int(clues[i, j])) for i, j in zip(*np.nonzero(known))]
+    cells = sorted({x for eq, _ in equations for x in eq})
+    truth, tally = 0, dict.fromkeys(cells, 0)
+    for value in iter_equation_solutions(cells, equations):
+        truth += 1
+        for x in cells:
+            tally[x] += value[x]
+    count, shares, complete, how, _ = _enumerate_group(cells, _along(equations, cols), 4, None, True, cols)
+    assert complete and how == "splitting" and count == truth > 4
+    assert shares == tally
+
+
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3)])
 def test_a_count_cut_short_keeps_every_solution_sat_listed(monkeypatch, shape):
     """When SAT lists SAT_FIRST solutions of a group and the search that takes over runs out of

@@ -411,12 +411,12 @@ def test_trimming_with_the_total_is_sound_on_random_boards():
     assert fixed_some
 
 
-@pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 9), (4, 6), (6, 7)])
+@pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 9), (9, 2), (4, 6), (6, 7), (8, 8)])
 def test_counting_along_the_frontier_equals_enumerating_super_cells(shape):
-    """Dynamic programming along the frontier (what counts long frontiers) gives exactly what
-    enumerating the super cells' assignments gives: the count split by mines, and each cell's
-    share, on the covered cells of random boards."""
-    from recon.counting import _by_frontier, _by_super_cells
+    """Dynamic programming along the frontier (what counts long frontiers) and splitting (what
+    counts wide blobs) give exactly what enumerating the super cells' assignments gives: the count
+    split by mines, and each cell's share, on the covered cells of random boards."""
+    from recon.counting import _by_frontier, _by_splitting, _by_super_cells
 
     rng = np.random.default_rng(sum(shape) + 3)
     checked = 0
@@ -437,6 +437,8 @@ def test_counting_along_the_frontier_equals_enumerating_super_cells(shape):
         assert dfs[2] and dp[2]
         assert dp[0] == dfs[0] and dp[1] == dfs[1]
         assert {k: v for k, v in dp[3].items()} == {k: v for k, v in dfs[3].items()}
+        split = _by_splitting(covered, equations, cols, None)
+        assert split[2] and split[0] == dfs[0] and split[1] == dfs[1] and split[3] == dfs[3]
         checked += dp[0] > 1
     assert checked >= 10
 
