@@ -58,6 +58,9 @@ SUPER_NODES = 100_000
 SUPER_NODES_PER_LEAF = 100
 #: Probabilities are listed (an exact fraction per cell) up to this many cells.
 PROBABILITY_CELLS = 1_000_000
+#: A group whose frontier holds more equations open at once than this is split before it is
+#: counted along the frontier (docs/decisions.md, 11-29).
+FRONTIER_WIDTH = 22
 #: The first pass (super cells, then dynamic programming along the frontier) gets at most this
 #: share of the time limit, or QUICK_SECONDS without one, before SAT's backbone and the
 #: enumerators take over: on a search-grade puzzle with one large group of open cells it took
@@ -473,22 +476,36 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
             return found, tally, True, "SAT", per_k
         by_sat = found, tally, False, "SAT", per_k  # a lower bound, whatever the search after lists
     if super_cells:
-        # (half the time left: where the frontier is too wide, the search after it lists a lower bound)
-        halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
-        found, tally, complete, per_k = _by_frontier(cells, equations, limit, halfway)
-        if complete:
-            return found, tally, True, "super cells along the frontier", per_k
-        if cols is not None:  # (again half the time left, for the search's lower bound after it)
+        # each gets half the time left: where both fail, the search after them lists a lower bound
+        ways = [("super cells along the frontier", lambda until: _by_frontier(cells, equations, limit, until))]
+        if cols is not None:
+            ways.append(("splitting", lambda until: _by_splitting(cells, equations, cols, until)))
+            if _frontier_width(cells, equations) > FRONTIER_WIDTH:
+                ways.reverse()
+        for how, way in ways:
             halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
-            found, tally, complete, per_k = _by_splitting(cells, equations, cols, halfway)
+            found, tally, complete, per_k = way(halfway)
             if complete:
-                return found, tally, True, "splitting", per_k
+                return found, tally, True, how, per_k
     if by_sat is not None and by_sat[0] >= limit:  # SAT listed `limit` already: no search lists more
         return by_sat
     found, tally, complete, per_k = _enumerate_with(backtrack.iter_equation_solutions, cells, equations, limit, deadline)
     if by_sat is not None and not complete and found < by_sat[0]:
         return by_sat
     return found, tally, complete, "backtracking", per_k
+
+
+def _frontier_width(cells: list[int], equations) -> int:
+    """The most equations `_by_frontier` holds open at once along this group: its states grow
+    exponentially with it."""
+    supers = _super_cells(cells, equations)
+    last = {e: i for i, (key, _) in enumerate(supers) for e in key}
+    active: set[int] = set()
+    width = 0
+    for i, (key, _) in enumerate(supers):
+        active = {e for e in active.union(key) if last[e] > i}
+        width = max(width, len(active))
+    return width
 
 
 def _by_super_cells(cells: list[int], equations, limit: int, deadline: float | None):
