@@ -321,6 +321,29 @@ def test_a_group_too_wide_for_its_frontier_is_counted_by_splitting(shape):
     assert shares == tally
 
 
+@pytest.mark.parametrize("shape", [(1, 30), (30, 1), (2, 20), (20, 2), (12, 12)])
+def test_the_frontier_width_is_the_most_equations_open_across_a_cut(shape):
+    """`_frontier_width`, which chooses whether a group is split before it is counted along the
+    frontier, is the most equations with super cells on both sides of a cut in the frontier's
+    order (counted here cut by cut); a strip one or two wide is thin, a square blob is not."""
+    from recon.counting import _along, _frontier_width, _super_cells
+    from recon.model import window_cells
+
+    rng = np.random.default_rng(sum(shape))
+    cols = shape[1]
+    field = rng.random(shape) < 0.4
+    clues = status(field)
+    equations = _along([([r * cols + c for r, c in window_cells(shape, i, j)], int(clues[i, j]))
+                        for i in range(shape[0]) for j in range(shape[1])], cols)
+    cells = sorted({x for eq, _ in equations for x in eq})
+    order = _super_cells(cells, equations)
+    spans = [[i for i, (key, _) in enumerate(order) if e in key] for e in range(len(equations))]
+    truth = max(sum(1 for span in spans if min(span) <= cut < max(span)) for cut in range(len(order)))
+    width = _frontier_width(cells, equations)
+    assert width == truth
+    assert (width <= 8) if min(shape) <= 2 else (width > 12)
+
+
 @pytest.mark.parametrize("shape", [(3, 40), (40, 3)])
 def test_a_count_cut_short_keeps_every_solution_sat_listed(monkeypatch, shape):
     """When SAT lists SAT_FIRST solutions of a group and the search that takes over runs out of
