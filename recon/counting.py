@@ -382,15 +382,17 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     return total, exact, prob if exact else None, method, varying, len(members)
 
 
-def _convolve(a: list[int], b: list[int], top: int, deadline: float | None = None) -> list[int]:
-    """The product of two polynomials (coefficient lists), up to degree top; TimeUp past the
-    deadline (the coefficients of a large board's free cells have hundreds of thousands of bits)."""
+def _convolve(a: list[int], b: list[int], top: int | None = None, deadline: float | None = None) -> list[int]:
+    """The product of two polynomials (coefficient lists), up to degree top (None: all of it);
+    TimeUp past the deadline (the coefficients of a large board's free cells have hundreds of
+    thousands of bits)."""
+    top = len(a) + len(b) if top is None else top
     out = [0] * max(min(len(a) + len(b) - 1, top + 1), 0)
-    for i, x in enumerate(a[: top + 1]):
+    for i, x in enumerate(a if len(a) <= top + 1 else a[: top + 1]):
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeUp
         if x:
-            for j, y in enumerate(b[: top + 1 - i]):
+            for j, y in enumerate(b if len(b) <= top + 1 - i else b[: top + 1 - i]):
                 if y:
                     out[i + j] += x * y
     return out
@@ -721,17 +723,6 @@ class _GiveUp(Exception):
 SPLIT_DEPTH = 400
 
 
-def _times(a: list[int], b: list[int]) -> list[int]:
-    """The product of two polynomials in the number of mines."""
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                if y:
-                    out[i + j] += x * y
-    return out
-
-
 def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None):
     """Count the solutions by splitting, as model counters do: give the super cell nearest the
     middle of the group's longer side each of its values, settle what the equations then force,
@@ -810,30 +801,38 @@ def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None
             left = settle(eqs, fixed)
             if left is None:
                 continue
-            weight, shift = 1, 0
-            for j, v in fixed.items():
-                weight *= comb(size[j], v)
-                shift += v
-            counted = [count(part, depth + 1) for part in parts(left)]
-            polys = [[0] * shift + [weight]] + [poly for poly, _ in counted]
-            # products of every poly but one, from both ends: each part's tallies times the rest
-            before, after = [[1]], [[1]]
-            for poly in polys:
-                before.append(_times(before[-1], poly))
-            for poly in reversed(polys):
-                after.append(_times(after[-1], poly))
-            after.reverse()
-            whole = before[-1]
+            whole = join(fixed, [count(part, depth + 1) for part in parts(left)], tally)
             total = _add_shifted(total, whole, 0, 1)
-            for j, v in fixed.items():
-                if v:
-                    tally[j] = _add_shifted(tally[j], whole, 0, v)
-            for k, (_, part_tally) in enumerate(counted, start=1):
-                rest = _times(before[k], after[k + 1])
-                for j, t in part_tally.items():
-                    tally[j] = _add_shifted(tally[j], _times(t, rest), 0, 1)
         cache[key] = total, tally
         return total, tally
+
+    def join(fixed: dict[int, int], counted: list[tuple], tally: dict[int, list[int]]) -> list[int]:
+        """The solutions of the parts `counted` together, with the super cells `fixed` holds, by
+        mines; each super cell's mines over them, by mines, are added to `tally`."""
+        weight, shift = 1, 0
+        for j, v in fixed.items():
+            weight *= comb(size[j], v)
+            shift += v
+        def times(a: list[int], b: list[int]) -> list[int]:  # most products here are by [1]
+            return b if a == [1] else a if b == [1] else _convolve(a, b)
+
+        polys = [[0] * shift + [weight]] + [poly for poly, _ in counted]
+        # products of every poly but one, from both ends: each part's tallies times the rest
+        before, after = [[1]], [[1]]
+        for poly in polys:
+            before.append(times(before[-1], poly))
+        for poly in reversed(polys):
+            after.append(times(after[-1], poly))
+        after.reverse()
+        whole = before[-1]
+        for j, v in fixed.items():
+            if v:
+                tally[j] = _add_shifted(tally.get(j, []), whole, 0, v)
+        for k, (_, part_tally) in enumerate(counted, start=1):
+            rest = times(before[k], after[k + 1])
+            for j, t in part_tally.items():
+                tally[j] = _add_shifted(tally.get(j, []), times(t, rest), 0, 1)
+        return whole
 
     equations_of = [(tuple(sorted({of_cell[x] for x in eq_cells})), int(need)) for eq_cells, need in equations]
     fixed: dict[int, int] = {}
@@ -848,18 +847,9 @@ def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None
         if not key:  # cells in no equation: any number of mines
             ways = [comb(size[j], m) for m in range(size[j] + 1)]
             counted.append((ways, {j: [m * n for m, n in enumerate(ways)]}))
-    # cells the group's own equations force (none after deduction) and the parts, as one part
-    weight, shift = 1, 0
-    for j, v in fixed.items():
-        weight *= comb(size[j], v)
-        shift += v
-    total = [0] * shift + [weight]
-    mines: dict[int, list[int]] = {j: ([0] * shift + [weight * v] if v else []) for j, v in fixed.items()}
-    for poly, part_tally in counted:
-        mines = {j: _times(t, poly) for j, t in mines.items()}
-        for j, t in part_tally.items():
-            mines[j] = _times(t, total)
-        total = _times(total, poly)
+    # the cells the group's own equations force (none after deduction) with every part
+    mines: dict[int, list[int]] = {}
+    total = join(fixed, counted, mines)
     per_k: dict[int, list] = {m: [n, [0] * len(supers)] for m, n in enumerate(total) if n}
     tally = [0] * len(supers)
     for j, poly in mines.items():
