@@ -18,6 +18,7 @@ count of a few fields is checked by MILP instead.
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -342,7 +343,8 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
             if not complete:
                 return 0, False, None, "", None, 0
         else:
-            count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline, super_cells, cols)
+            count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline, super_cells,
+                                                                     by_mines=problem.mines is not None)
         by_mines.append((cells, per_k))
         hows.add(how)
         if not complete and seen_varying:
@@ -456,16 +458,18 @@ def _lower_bound_with_total(product: int, left: int, free: int) -> int:
 
 
 def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | None, super_cells: bool = True,
-                     cols: int | None = None):
+                     by_mines: bool = True):
     """Count the 0/1 solutions of equations (cells, mines) over cells: (count, mines per cell,
     complete, how, the same split by mines). First by super cells (below), at most
     QUICK_ASSIGNMENTS assignments of them; past that, with python-sat, SAT lists up to SAT_FIRST
     solutions (a solve each: fast when they are few, however hard the search); past those, dynamic
-    programming along the frontier (at most `limit` states a step), then splitting (with the
-    board's width `cols`: a wide blob whose frontier is too wide); last the backtracking search
+    programming along the frontier (at most `limit` states a step), then splitting (a wide blob
+    whose frontier is too wide; first when the frontier is wider than FRONTIER_WIDTH); last the backtracking search
     (fast per solution where propagation is strong, exponential where it is weak), a lower bound
     where it cannot finish. A long group with more than `limit` solutions is counted only along
-    the frontier: listing its assignments first took the whole time limit."""
+    the frontier: listing its assignments first took the whole time limit. Without `by_mines`
+    (no total to meet) the split count keeps its counts whole, not by mines: the last part of the
+    answer may then hold every solution under 0 mines."""
     if super_cells:
         found, tally, complete, per_k = _by_super_cells(cells, equations, min(limit, QUICK_ASSIGNMENTS), deadline)
         if complete:
@@ -479,11 +483,10 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         by_sat = found, tally, False, "SAT", per_k  # a lower bound, whatever the search after lists
     if super_cells:
         # each gets half the time left: where both fail, the search after them lists a lower bound
-        ways = [("super cells along the frontier", lambda until: _by_frontier(cells, equations, limit, until))]
-        if cols is not None:
-            ways.append(("splitting", lambda until: _by_splitting(cells, equations, cols, until)))
-            if _frontier_width(cells, equations) > FRONTIER_WIDTH:
-                ways.reverse()
+        ways = [("super cells along the frontier", lambda until: _by_frontier(cells, equations, limit, until)),
+                ("splitting", lambda until: _by_splitting(cells, equations, until, by_mines))]
+        if _frontier_width(cells, equations) > FRONTIER_WIDTH:
+            ways.reverse()
         for how, way in ways:
             halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
             found, tally, complete, per_k = way(halfway)
@@ -715,6 +718,46 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
     return _super_result(supers, tally, per_k, True)
 
 
+def _elimination_order(n: int, cliques) -> list[int]:
+    """An order to eliminate the vertices 0..n-1 of the graph in which each clique's vertices are
+    all joined, by least fill (eliminating a vertex joins its neighbours: the one needing the
+    fewest new edges first, then the one with the fewest neighbours, then the lowest). The usual
+    heuristic for a tree decomposition of small width: on a chordal graph it adds no edge."""
+    around: list[set[int]] = [set() for _ in range(n)]
+    for clique in cliques:
+        for a in clique:
+            around[a].update(clique)
+    for a in range(n):
+        around[a].discard(a)
+
+    def cost(v: int) -> tuple[int, int]:
+        near = list(around[v])
+        fill = sum(1 for i, a in enumerate(near) for b in near[i + 1 :] if b not in around[a])
+        return fill, len(near)
+
+    current = [cost(v) for v in range(n)]
+    heap = [(*key, v) for v, key in enumerate(current)]
+    heapq.heapify(heap)
+    order: list[int] = []
+    done = [False] * n
+    while heap:
+        *key, v = heapq.heappop(heap)
+        if done[v] or tuple(key) != current[v]:
+            continue  # eliminated, or its cost changed since this entry
+        done[v] = True
+        order.append(v)
+        near = around[v]
+        for a in near:
+            around[a].discard(v)
+            around[a].update(b for b in near if b != a)
+        # new edges among the neighbours change the fill of the neighbours and of theirs
+        for a in set(near).union(*(around[a] for a in near)):
+            if not done[a] and (now := cost(a)) != current[a]:
+                current[a] = now
+                heapq.heappush(heap, (*now, a))
+    return order
+
+
 class _GiveUp(Exception):
     """The split count ran past its deadline or its depth."""
 
@@ -723,56 +766,81 @@ class _GiveUp(Exception):
 SPLIT_DEPTH = 400
 
 
-def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None):
-    """Count the solutions by splitting, as model counters do: give the super cell nearest the
-    middle of the group's longer side each of its values, settle what the equations then force,
-    and count the parts that fall apart on their own, each part counted once for every split that
-    leaves it the same (a cache keyed by its equations and what they still need). Where a wide
-    blob holds every equation across it along the frontier, a split through its middle leaves two
-    halves. Returns what _by_super_cells returns; complete False past the deadline."""
+def _by_splitting(cells: list[int], equations, deadline: float | None, by_mines: bool = True):
+    """Count the solutions by splitting, as model counters do: give a super cell each of its
+    values, settle what the equations then force, and count the parts that fall apart on their
+    own, each part counted once for every split that leaves it the same (a cache keyed by its
+    equations and what they still need). The super cell split first is the one a least-fill
+    elimination order (`_elimination_order`) takes last: the splits follow a tree decomposition
+    of the group, so a wide blob falls apart along its narrow places, where the frontier holds
+    every equation across the blob at once. Returns what _by_super_cells returns; complete False
+    past the deadline. Without `by_mines` the counts are numbers, not polynomials in the mines
+    (every solution is put under 0 mines): a status with no total needs no more."""
     supers = _super_cells(cells, equations)
     size = [len(group) for _, group in supers]
-    place = [(sum(x // cols for x in g) / len(g), sum(x % cols for x in g) / len(g)) for _, g in supers]
     of_cell = {x: j for j, (_, group) in enumerate(supers) for x in group}
+    equations_of = [(tuple(sorted({of_cell[x] for x in eq_cells})), int(need)) for eq_cells, need in equations]
+    # the super cell eliminated last is split first: the splits follow a tree decomposition
+    rank = {j: i for i, j in enumerate(_elimination_order(len(supers), [members for members, _ in equations_of]))}
     cache: dict[tuple, tuple] = {}
     nodes = 0
 
-    def settle(eqs, fixed: dict[int, int]):
+    def settle(eqs, fixed: dict[int, int], touching: dict[int, list[int]] | None = None):
         """The equations left once `fixed` is given and what it forces is added to it; None when
-        one breaks."""
-        changed = True
-        while changed:
-            changed, left = False, []
-            for members, need in eqs:
-                rest = []
-                for j in members:
-                    v = fixed.get(j)
-                    if v is None:
-                        rest.append(j)
-                    else:
-                        need -= v
-                room = sum(size[j] for j in rest)
-                if need < 0 or need > room:
-                    return None
-                if not rest:
-                    continue
-                if need == 0 or need == room:
-                    for j in rest:
-                        fixed[j] = 0 if need == 0 else size[j]
-                    changed = True
+        one breaks. With `touching` (each super cell's equations, by position in `eqs`) only the
+        equations of the cells fixed are looked at: the others were settled before."""
+        if touching is None:
+            todo = list(range(len(eqs)))
+        else:
+            todo = [e for j in fixed for e in touching.get(j, ())]
+        changed: dict[int, tuple | None] = {}  # equation -> what is left of it, None once met
+        while todo:
+            e = todo.pop()
+            if e in changed and changed[e] is None:
+                continue
+            members, need = eqs[e]
+            rest = []
+            for j in members:
+                v = fixed.get(j)
+                if v is None:
+                    rest.append(j)
                 else:
-                    left.append((tuple(rest), need))
-            eqs = left
-        return eqs
+                    need -= v
+            room = sum(size[j] for j in rest)
+            if need < 0 or need > room:
+                return None
+            if rest and 0 < need < room:
+                changed[e] = (tuple(rest), need)
+                continue
+            changed[e] = None
+            for j in rest:
+                fixed[j] = 0 if need == 0 else size[j]
+                todo.extend(range(len(eqs)) if touching is None else touching.get(j, ()))
+        return [changed.get(e, eq) for e, eq in enumerate(eqs) if changed.get(e, eq) is not None]
 
     def parts(eqs) -> list[list]:
-        found = Groups(sorted({j for members, _ in eqs for j in members}))
-        for members, _ in eqs:
-            found.join(members)
-        split: dict[int, list] = {}
-        for eq in eqs:
-            split.setdefault(found.find(eq[0][0]), []).append(eq)
-        return list(split.values())
+        """The equations in groups that share no super cell."""
+        touching: dict[int, list[int]] = {}
+        for e, (members, _) in enumerate(eqs):
+            for j in members:
+                touching.setdefault(j, []).append(e)
+        seen = [False] * len(eqs)
+        found = []
+        for first in range(len(eqs)):
+            if seen[first]:
+                continue
+            seen[first] = True
+            todo, part = [first], []
+            while todo:
+                e = todo.pop()
+                part.append(eqs[e])
+                for j in eqs[e][0]:
+                    for f in touching[j]:
+                        if not seen[f]:
+                            seen[f] = True
+                            todo.append(f)
+            found.append(part)
+        return found
 
     def count(eqs, depth: int):
         """(the solutions of one part by mines, {super cell: its mines over them, by mines})."""
@@ -784,21 +852,16 @@ def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None
         nodes += 1
         if depth > SPLIT_DEPTH or (deadline is not None and nodes & 15 == 0 and time.perf_counter() > deadline):
             raise _GiveUp
-        inside = sorted({j for members, _ in eqs for j in members})
-        rows_at = [place[j][0] for j in inside]
-        cols_at = [place[j][1] for j in inside]
-        axis = 0 if max(rows_at) - min(rows_at) >= max(cols_at) - min(cols_at) else 1
-        middle = (min(rows_at) + max(rows_at)) / 2 if axis == 0 else (min(cols_at) + max(cols_at)) / 2
-        degree = dict.fromkeys(inside, 0)
-        for members, _ in eqs:
+        touching: dict[int, list[int]] = {}
+        for e, (members, _) in enumerate(eqs):
             for j in members:
-                degree[j] += 1
-        pick = min(inside, key=lambda j: (abs(place[j][axis] - middle), -degree[j]))
+                touching.setdefault(j, []).append(e)
+        pick = max(touching, key=rank.__getitem__)
         total: list[int] = []
-        tally: dict[int, list[int]] = {j: [] for j in inside}
+        tally: dict[int, list[int]] = {j: [] for j in touching}
         for m in range(size[pick] + 1):
             fixed = {pick: m}
-            left = settle(eqs, fixed)
+            left = settle(eqs, fixed, touching)
             if left is None:
                 continue
             whole = join(fixed, [count(part, depth + 1) for part in parts(left)], tally)
@@ -812,7 +875,7 @@ def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None
         weight, shift = 1, 0
         for j, v in fixed.items():
             weight *= comb(size[j], v)
-            shift += v
+            shift += v if by_mines else 0
         def times(a: list[int], b: list[int]) -> list[int]:  # most products here are by [1]
             return b if a == [1] else a if b == [1] else _convolve(a, b)
 
@@ -834,7 +897,6 @@ def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None
                 tally[j] = _add_shifted(tally.get(j, []), times(t, rest), 0, 1)
         return whole
 
-    equations_of = [(tuple(sorted({of_cell[x] for x in eq_cells})), int(need)) for eq_cells, need in equations]
     fixed: dict[int, int] = {}
     try:
         left = settle(equations_of, fixed)
@@ -846,7 +908,10 @@ def _by_splitting(cells: list[int], equations, cols: int, deadline: float | None
     for j, (key, group) in enumerate(supers):
         if not key:  # cells in no equation: any number of mines
             ways = [comb(size[j], m) for m in range(size[j] + 1)]
-            counted.append((ways, {j: [m * n for m, n in enumerate(ways)]}))
+            mines_over = [m * n for m, n in enumerate(ways)]
+            if not by_mines:
+                ways, mines_over = [sum(ways)], [sum(mines_over)]
+            counted.append((ways, {j: mines_over}))
     # the cells the group's own equations force (none after deduction) with every part
     mines: dict[int, list[int]] = {}
     total = join(fixed, counted, mines)

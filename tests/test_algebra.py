@@ -4,6 +4,7 @@ grids of every size class against complete search, exact big counts, and probabi
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from fractions import Fraction
 
@@ -296,11 +297,12 @@ def test_a_group_with_more_solutions_than_the_limit_is_counted_along_its_frontie
     assert all(shares[x] << free == tally[x] for x in cells)
 
 
+@pytest.mark.parametrize("by_mines", [True, False])
 @pytest.mark.parametrize("shape", [(9, 9), (6, 11), (11, 6)])
-def test_a_group_too_wide_for_its_frontier_is_counted_by_splitting(shape):
+def test_a_group_too_wide_for_its_frontier_is_counted_by_splitting(shape, by_mines):
     """A blob whose frontier needs more states than the limit (here a limit of 4 states, and of
     4 listed solutions) is counted by splitting: exactly, with every cell's share, against the
-    backtracking engine listing every solution."""
+    backtracking engine listing every solution; split by mines (for a total) or not."""
     from recon.counting import _along, _enumerate_group
     from recon.engines.backtrack import iter_equation_solutions
     from recon.model import window_cells
@@ -316,9 +318,77 @@ def test_a_group_too_wide_for_its_frontier_is_counted_by_splitting(shape):
         truth += 1
         for x in cells:
             tally[x] += value[x]
-    count, shares, complete, how, _ = _enumerate_group(cells, _along(equations, cols), 4, None, True, cols)
+    count, shares, complete, how, per_k = _enumerate_group(cells, _along(equations, cols), 4, None, by_mines=by_mines)
     assert complete and how == "splitting" and count == truth > 4
     assert shares == tally
+    assert (len(per_k) > 1) == by_mines
+
+
+@pytest.mark.parametrize("total", [False, True])
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3)])
+def test_a_count_split_past_its_limit_is_exact_with_and_without_a_total(shape, total):
+    """With a limit of 4 (assignments, listed solutions and frontier states) the count of a
+    partial status falls through to splitting, by mines when a total is given and whole when
+    not: the count and every cell's probability equal brute force's over every field. (Strips
+    one or two wide stop earlier: their frontier holds few states.)"""
+    rng = np.random.default_rng(sum(shape) + total)
+    for _ in range(50):
+        field = rng.random(shape) < 0.4
+        clues, known = status(field), rng.random(shape) >= 0.6
+        fields = [np.frombuffer(f, dtype=bool).reshape(shape) for f in brute_force(clues, known)]
+        mines = int(field.sum()) if total else None
+        fields = [f for f in fields if mines is None or f.sum() == mines]
+        counted = count_solutions(make_problem(clues, known, mines=mines), probabilities=True, limit=4, crosscheck=False)
+        assert counted.exact and counted.count == len(fields)
+        assert counted.probabilities == [[Fraction(sum(int(f[r, c]) for f in fields), len(fields)) for c in range(shape[1])]
+                                         for r in range(shape[0])]
+        if "splitting" in counted.method:
+            return
+    pytest.fail("no status was counted by splitting")
+
+
+def _fill_edges(n: int, cliques, order: list[int]) -> int:
+    """The edges eliminating the vertices in this order adds to the graph (the oracle)."""
+    around = [set() for _ in range(n)]
+    for clique in cliques:
+        for a, b in itertools.combinations(clique, 2):
+            around[a].add(b)
+            around[b].add(a)
+    added = 0
+    for v in order:
+        near = sorted(around[v])
+        for a, b in itertools.combinations(near, 2):
+            if b not in around[a]:
+                around[a].add(b)
+                around[b].add(a)
+                added += 1
+        for a in near:
+            around[a].discard(v)
+    return added
+
+
+@pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (9, 2), (5, 5)])
+def test_the_elimination_order_that_orders_splitting_follows_the_grid(shape):
+    """`_elimination_order` (which super cell the split count takes first) eliminates every
+    vertex once; on a chordal graph (the windows of a strip one or two wide, a tree) it adds no
+    edge; on a square's 3x3 windows (not chordal) it adds edges, but no more than eliminating
+    row by row does."""
+    from recon.counting import _elimination_order
+    from recon.model import window_cells
+
+    rows, cols = shape
+    windows = [[r * cols + c for r, c in window_cells(shape, i, j)] for i in range(rows) for j in range(cols)]
+    order = _elimination_order(rows * cols, windows)
+    assert sorted(order) == list(range(rows * cols))
+    if min(shape) <= 2:
+        assert _fill_edges(rows * cols, windows, order) == 0
+    else:
+        assert 0 < _fill_edges(rows * cols, windows, order) <= _fill_edges(rows * cols, windows, list(range(rows * cols)))
+    rng = np.random.default_rng(rows * cols)
+    parent = [int(rng.integers(v)) for v in range(1, 20)]  # a random tree on 20 vertices
+    edges = [[v, p] for v, p in zip(range(1, 20), parent)]
+    tree_order = _elimination_order(20, edges)
+    assert sorted(tree_order) == list(range(20)) and _fill_edges(20, edges, tree_order) == 0
 
 
 @pytest.mark.parametrize("shape", [(1, 30), (30, 1), (2, 20), (20, 2), (12, 12)])
