@@ -329,6 +329,7 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
     total, exact = 1 << (len(open_cells) - len(seen_by_clue)), True  # cells no open clue sees: free
     hows: set[str] = set()
     by_mines = []  # with a total: per group, {mines in the group: [solutions, {cell: mines}]}
+    has_total = problem.mines is not None  # else the counts need not be split by mines
     said = time.perf_counter()
     for done, (g, cells) in enumerate(members.items()):
         if progress is not None and time.perf_counter() - said >= PROGRESS_SECONDS:
@@ -338,13 +339,13 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
             count, tally, complete, per_k = _by_super_cells(sorted(cells), group_eqs[g], min(limit, QUICK_ASSIGNMENTS), deadline)
             how = "super cells"
             if not complete:  # a long frontier: dynamic programming along it
-                count, tally, complete, per_k = _by_frontier(sorted(cells), group_eqs[g], states or limit, deadline)
+                count, tally, complete, per_k = _by_frontier(sorted(cells), group_eqs[g], states or limit, deadline, has_total)
                 how = "super cells along the frontier"
             if not complete:
                 return 0, False, None, "", None, 0
         else:
             count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline, super_cells,
-                                                                     by_mines=problem.mines is not None)
+                                                                  has_total)
         by_mines.append((cells, per_k))
         hows.add(how)
         if not complete and seen_varying:
@@ -483,7 +484,7 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         by_sat = found, tally, False, "SAT", per_k  # a lower bound, whatever the search after lists
     if super_cells:
         # each gets half the time left: where both fail, the search after them lists a lower bound
-        ways = [("super cells along the frontier", lambda until: _by_frontier(cells, equations, limit, until)),
+        ways = [("super cells along the frontier", lambda until: _by_frontier(cells, equations, limit, until, by_mines)),
                 ("splitting", lambda until: _by_splitting(cells, equations, until, by_mines))]
         if _frontier_width(cells, equations) > FRONTIER_WIDTH:
             ways.reverse()
@@ -621,13 +622,15 @@ def _add_shifted(into: list[int], poly: list[int], shift: int, factor: int) -> l
     return into
 
 
-def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None):
+def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None, by_mines: bool = True):
     """Count the solutions by super cells in order, as dynamic programming: the state after the
     first i super cells is the mines given so far to each equation still open (one that has cells
     on both sides of i), with a polynomial in the mines placed; forward and backward passes give
     every super cell's share. Polynomial where the group is a long thin frontier, the classic
     board's shape, where enumerating assignments is exponential. Past `limit` states at one step,
-    gives up (complete False). Returns what _by_super_cells returns."""
+    gives up (complete False). Returns what _by_super_cells returns. Without `by_mines` the
+    polynomials are numbers (every solution put under 0 mines), as in _by_splitting."""
+    shift = 1 if by_mines else 0
     supers = _super_cells(cells, equations)
     n = len(supers)
     size = [len(group) for _, group in supers]
@@ -676,7 +679,7 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
             for k in range(size[i] + 1):
                 after = step(i, state, k)
                 if after is not None:
-                    nxt[after] = _add_shifted(nxt.get(after, []), poly, k, comb(size[i], k))
+                    nxt[after] = _add_shifted(nxt.get(after, []), poly, k * shift, comb(size[i], k))
         if len(nxt) > limit:
             return 0, {}, False, {}
         forward.append(nxt)
@@ -690,7 +693,7 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
             for k in range(size[i] + 1):
                 after = step(i, state, k)
                 if after is not None and after in backward[i + 1]:
-                    poly = _add_shifted(poly, backward[i + 1][after], k, comb(size[i], k))
+                    poly = _add_shifted(poly, backward[i + 1][after], k * shift, comb(size[i], k))
             if poly:
                 backward[i][state] = poly
     total = forward[n].get((), [])
@@ -706,7 +709,7 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
                 if after is None or after not in backward[i + 1]:
                     continue
                 # each cell of super i is a mine in C(size-1, k-1) of the C(size, k) ways
-                joint = _add_shifted([], poly, k, comb(size[i] - 1, k - 1))
+                joint = _add_shifted([], poly, k * shift, comb(size[i] - 1, k - 1))
                 for m, n_before in enumerate(joint):
                     if not n_before:
                         continue

@@ -272,12 +272,14 @@ def test_a_long_strip_is_counted_along_its_length_either_way_round(shape):
     assert all(counted.probabilities[r][c] == Fraction(tally[r, c], truth) for r in range(shape[0]) for c in range(shape[1]))
 
 
+@pytest.mark.parametrize("by_mines", [True, False])
 @pytest.mark.parametrize("shape", [(3, 120), (120, 3), (2, 150)])
-def test_a_group_with_more_solutions_than_the_limit_is_counted_along_its_frontier(shape):
+def test_a_group_with_more_solutions_than_the_limit_is_counted_along_its_frontier(shape, by_mines):
     """The second pass (after SAT's backbone) counts a group that cannot be listed, more
     solutions than the limit, along its frontier: exactly, with every cell's share, against the
-    column-by-column count. (It listed super cells, SAT's solutions and the search's up to the
-    limit and stopped at a lower bound, which on an 8x300 strip took the whole minute.)"""
+    column-by-column count, split by mines (for a total) or not. (It listed super cells, SAT's
+    solutions and the search's up to the limit and stopped at a lower bound, which on an 8x300
+    strip took the whole minute.)"""
     from recon.counting import _along, _enumerate_group
     from recon.model import window_cells
 
@@ -291,8 +293,9 @@ def test_a_group_with_more_solutions_than_the_limit_is_counted_along_its_frontie
     flip = shape[0] > 3
     truth, tally = strip_count(*((clues.T, known.T) if flip else (clues, known)))
     tally = (tally.T if flip else tally).ravel()
-    count, shares, complete, how, _ = _enumerate_group(cells, _along(equations, cols), 1000, None)
+    count, shares, complete, how, per_k = _enumerate_group(cells, _along(equations, cols), 1000, None, by_mines=by_mines)
     assert complete and how == "super cells along the frontier" and count > 1000
+    assert (len(per_k) > 1) == by_mines
     assert count << free == truth
     assert all(shares[x] << free == tally[x] for x in cells)
 

@@ -437,6 +437,8 @@ def test_counting_along_the_frontier_equals_enumerating_super_cells(shape):
         assert dfs[2] and dp[2]
         assert dp[0] == dfs[0] and dp[1] == dfs[1]
         assert {k: v for k, v in dp[3].items()} == {k: v for k, v in dfs[3].items()}
+        whole = _by_frontier(covered, equations, 10**6, None, by_mines=False)  # numbers, not polynomials
+        assert whole[2] and whole[0] == dfs[0] and whole[1] == dfs[1] and whole[3] == {0: [dfs[0], dfs[1]]}
         split = _by_splitting(covered, equations, None)
         assert split[2] and split[0] == dfs[0] and split[1] == dfs[1] and split[3] == dfs[3]
         whole = _by_splitting(covered, equations, None, by_mines=False)  # numbers, not polynomials
