@@ -59,9 +59,10 @@ SUPER_NODES = 100_000
 SUPER_NODES_PER_LEAF = 100
 #: Probabilities are listed (an exact fraction per cell) up to this many cells.
 PROBABILITY_CELLS = 1_000_000
-#: A group whose frontier holds more equations open at once than this is split before it is
-#: counted along the frontier (docs/decisions.md, 11-29).
-FRONTIER_WIDTH = 22
+#: A group is split before it is counted along the frontier when its elimination order's width
+#: (in super cells) is more than this below the frontier's (in equations): within it, as on a
+#: strip two wide (2 against 4), the frontier's lighter steps win (docs/decisions.md, 11-29).
+SPLIT_MARGIN = 2
 #: The first pass (super cells, then dynamic programming along the frontier) gets at most this
 #: share of the time limit, or QUICK_SECONDS without one, before SAT's backbone and the
 #: enumerators take over: on a search-grade puzzle with one large group of open cells it took
@@ -465,7 +466,8 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     QUICK_ASSIGNMENTS assignments of them; past that, with python-sat, SAT lists up to SAT_FIRST
     solutions (a solve each: fast when they are few, however hard the search); past those, dynamic
     programming along the frontier (at most `limit` states a step), then splitting (a wide blob
-    whose frontier is too wide; first when the frontier is wider than FRONTIER_WIDTH); last the backtracking search
+    whose frontier is too wide; first when its elimination order is narrower than its frontier
+    by more than SPLIT_MARGIN); last the backtracking search
     (fast per solution where propagation is strong, exponential where it is weak), a lower bound
     where it cannot finish. A long group with more than `limit` solutions is counted only along
     the frontier: listing its assignments first took the whole time limit. Without `by_mines`
@@ -486,7 +488,8 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         # each gets half the time left: where both fail, the search after them lists a lower bound
         ways = [("super cells along the frontier", lambda until: _by_frontier(cells, equations, limit, until, by_mines)),
                 ("splitting", lambda until: _by_splitting(cells, equations, until, by_mines))]
-        if _frontier_width(cells, equations) > FRONTIER_WIDTH:
+        # each is exponential in its own width: the narrower first, the frontier on a tie
+        if _split_width(cells, equations) + SPLIT_MARGIN < _frontier_width(cells, equations):
             ways.reverse()
         for how, way in ways:
             halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
@@ -721,11 +724,20 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
     return _super_result(supers, tally, per_k, True)
 
 
-def _elimination_order(n: int, cliques) -> list[int]:
+def _split_width(cells: list[int], equations) -> int:
+    """The width of the elimination order `_by_splitting` follows on this group (in super cells):
+    the splits it makes at once grow exponentially with it."""
+    supers = _super_cells(cells, equations)
+    of_cell = {x: j for j, (_, group) in enumerate(supers) for x in group}
+    return _elimination_order(len(supers), [{of_cell[x] for x in eq_cells} for eq_cells, _ in equations])[1]
+
+
+def _elimination_order(n: int, cliques) -> tuple[list[int], int]:
     """An order to eliminate the vertices 0..n-1 of the graph in which each clique's vertices are
     all joined, by least fill (eliminating a vertex joins its neighbours: the one needing the
-    fewest new edges first, then the one with the fewest neighbours, then the lowest). The usual
-    heuristic for a tree decomposition of small width: on a chordal graph it adds no edge."""
+    fewest new edges first, then the one with the fewest neighbours, then the lowest), and its
+    width (the most neighbours a vertex has when it goes). The usual heuristic for a tree
+    decomposition of small width: on a chordal graph it adds no edge."""
     around: list[set[int]] = [set() for _ in range(n)]
     for clique in cliques:
         for a in clique:
@@ -743,6 +755,7 @@ def _elimination_order(n: int, cliques) -> list[int]:
     heapq.heapify(heap)
     order: list[int] = []
     done = [False] * n
+    width = 0
     while heap:
         *key, v = heapq.heappop(heap)
         if done[v] or tuple(key) != current[v]:
@@ -750,6 +763,7 @@ def _elimination_order(n: int, cliques) -> list[int]:
         done[v] = True
         order.append(v)
         near = around[v]
+        width = max(width, len(near))
         for a in near:
             around[a].discard(v)
             around[a].update(b for b in near if b != a)
@@ -758,7 +772,7 @@ def _elimination_order(n: int, cliques) -> list[int]:
             if not done[a] and (now := cost(a)) != current[a]:
                 current[a] = now
                 heapq.heappush(heap, (*now, a))
-    return order
+    return order, width
 
 
 class _GiveUp(Exception):
@@ -784,7 +798,8 @@ def _by_splitting(cells: list[int], equations, deadline: float | None, by_mines:
     of_cell = {x: j for j, (_, group) in enumerate(supers) for x in group}
     equations_of = [(tuple(sorted({of_cell[x] for x in eq_cells})), int(need)) for eq_cells, need in equations]
     # the super cell eliminated last is split first: the splits follow a tree decomposition
-    rank = {j: i for i, j in enumerate(_elimination_order(len(supers), [members for members, _ in equations_of]))}
+    order, _ = _elimination_order(len(supers), [members for members, _ in equations_of])
+    rank = {j: i for i, j in enumerate(order)}
     cache: dict[tuple, tuple] = {}
     nodes = 0
 

@@ -374,31 +374,33 @@ def _fill_edges(n: int, cliques, order: list[int]) -> int:
 def test_the_elimination_order_that_orders_splitting_follows_the_grid(shape):
     """`_elimination_order` (which super cell the split count takes first) eliminates every
     vertex once; on a chordal graph (the windows of a strip one or two wide, a tree) it adds no
-    edge; on a square's 3x3 windows (not chordal) it adds edges, but no more than eliminating
-    row by row does."""
+    edge, and its width is the largest clique's size less one; on a square's 3x3 windows (not
+    chordal) it adds edges, but no more than eliminating row by row does."""
     from recon.counting import _elimination_order
     from recon.model import window_cells
 
     rows, cols = shape
     windows = [[r * cols + c for r, c in window_cells(shape, i, j)] for i in range(rows) for j in range(cols)]
-    order = _elimination_order(rows * cols, windows)
+    order, width = _elimination_order(rows * cols, windows)
     assert sorted(order) == list(range(rows * cols))
     if min(shape) <= 2:
         assert _fill_edges(rows * cols, windows, order) == 0
+        assert width == max(len(window) for window in windows) - 1
     else:
         assert 0 < _fill_edges(rows * cols, windows, order) <= _fill_edges(rows * cols, windows, list(range(rows * cols)))
     rng = np.random.default_rng(rows * cols)
     parent = [int(rng.integers(v)) for v in range(1, 20)]  # a random tree on 20 vertices
     edges = [[v, p] for v, p in zip(range(1, 20), parent)]
-    tree_order = _elimination_order(20, edges)
-    assert sorted(tree_order) == list(range(20)) and _fill_edges(20, edges, tree_order) == 0
+    tree_order, tree_width = _elimination_order(20, edges)
+    assert sorted(tree_order) == list(range(20)) and _fill_edges(20, edges, tree_order) == 0 and tree_width == 1
 
 
 @pytest.mark.parametrize("shape", [(1, 30), (30, 1), (2, 20), (20, 2), (12, 12)])
 def test_the_frontier_width_is_the_most_equations_open_across_a_cut(shape):
-    """`_frontier_width`, which chooses whether a group is split before it is counted along the
-    frontier, is the most equations with super cells on both sides of a cut in the frontier's
-    order (counted here cut by cut); a strip one or two wide is thin, a square blob is not."""
+    """`_frontier_width` (with `_split_width`, it chooses whether a group is split before it is
+    counted along the frontier) is the most equations with super cells on both sides of a cut in
+    the frontier's order (counted here cut by cut); a strip one or two wide is thin, a square
+    blob is not."""
     from recon.counting import _along, _frontier_width, _super_cells
     from recon.model import window_cells
 
