@@ -63,6 +63,9 @@ PROBABILITY_CELLS = 1_000_000
 #: (in super cells) is more than this below the frontier's (in equations): within it, as on a
 #: strip two wide (2 against 4), the frontier's lighter steps win (docs/decisions.md, 11-29).
 SPLIT_MARGIN = 2
+#: ... and whatever its elimination order when its frontier is wider than this: no group that
+#: wide has been counted along it (docs/decisions.md, 11-29).
+FRONTIER_WIDTH = 22
 #: The first pass (super cells, then dynamic programming along the frontier) gets at most this
 #: share of the time limit, or QUICK_SECONDS without one, before SAT's backbone and the
 #: enumerators take over: on a search-grade puzzle with one large group of open cells it took
@@ -467,9 +470,9 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     solutions (a solve each: fast when they are few, however hard the search); past those, dynamic
     programming along the frontier (at most `limit` states a step), then splitting (a wide blob
     whose frontier is too wide; first when its elimination order is narrower than its frontier
-    by more than SPLIT_MARGIN); last the backtracking search
-    (fast per solution where propagation is strong, exponential where it is weak), a lower bound
-    where it cannot finish. A long group with more than `limit` solutions is counted only along
+    by more than SPLIT_MARGIN, or its frontier wider than FRONTIER_WIDTH); last the backtracking
+    search (fast per solution where propagation is strong, exponential where it is weak), a lower
+    bound where it cannot finish. A long group with more than `limit` solutions is counted only along
     the frontier: listing its assignments first took the whole time limit. Without `by_mines`
     (no total to meet) the split count keeps its counts whole, not by mines: the last part of the
     answer may then hold every solution under 0 mines."""
@@ -488,8 +491,10 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         # each gets half the time left: where both fail, the search after them lists a lower bound
         ways = [("super cells along the frontier", lambda until: _by_frontier(cells, equations, limit, until, by_mines)),
                 ("splitting", lambda until: _by_splitting(cells, equations, until, by_mines))]
-        # each is exponential in its own width: the narrower first, the frontier on a tie
-        if _split_width(cells, equations) + SPLIT_MARGIN < _frontier_width(cells, equations):
+        # each is exponential in its own width: the narrower first, the frontier on a tie unless
+        # it is too wide to count at all
+        frontier = _frontier_width(cells, equations)
+        if frontier > FRONTIER_WIDTH or _split_width(cells, equations) + SPLIT_MARGIN < frontier:
             ways.reverse()
         for how, way in ways:
             halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
