@@ -472,10 +472,10 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     whose frontier is too wide; first when its elimination order is narrower than its frontier
     by more than SPLIT_MARGIN, or its frontier wider than FRONTIER_WIDTH); last the backtracking
     search (fast per solution where propagation is strong, exponential where it is weak), a lower
-    bound where it cannot finish. A long group with more than `limit` solutions is counted only along
-    the frontier: listing its assignments first took the whole time limit. Without `by_mines`
-    (no total to meet) the split count keeps its counts whole, not by mines: the last part of the
-    answer may then hold every solution under 0 mines."""
+    bound where it cannot finish. A long group with more than `limit` solutions is counted only
+    along the frontier: listing its assignments first took the whole time limit. Without
+    `by_mines` (no total to meet) the frontier and the split keep their counts whole, not by
+    mines: the last part of the answer may then hold every solution under 0 mines."""
     if super_cells:
         found, tally, complete, per_k = _by_super_cells(cells, equations, min(limit, QUICK_ASSIGNMENTS), deadline)
         if complete:
@@ -808,14 +808,18 @@ def _by_splitting(cells: list[int], equations, deadline: float | None, by_mines:
     cache: dict[tuple, tuple] = {}
     nodes = 0
 
-    def settle(eqs, fixed: dict[int, int], touching: dict[int, list[int]] | None = None):
+    def touching_of(eqs) -> dict[int, list[int]]:
+        """Each super cell's equations, by their positions in `eqs`."""
+        touching: dict[int, list[int]] = {}
+        for e, (members, _) in enumerate(eqs):
+            for j in members:
+                touching.setdefault(j, []).append(e)
+        return touching
+
+    def settle(eqs, fixed: dict[int, int], touching: dict[int, list[int]], todo: list[int]):
         """The equations left once `fixed` is given and what it forces is added to it; None when
-        one breaks. With `touching` (each super cell's equations, by position in `eqs`) only the
-        equations of the cells fixed are looked at: the others were settled before."""
-        if touching is None:
-            todo = list(range(len(eqs)))
-        else:
-            todo = [e for j in fixed for e in touching.get(j, ())]
+        one breaks. Only the equations `todo` and those of the cells forced are looked at: the
+        others were settled before."""
         changed: dict[int, tuple | None] = {}  # equation -> what is left of it, None once met
         while todo:
             e = todo.pop()
@@ -838,15 +842,12 @@ def _by_splitting(cells: list[int], equations, deadline: float | None, by_mines:
             changed[e] = None
             for j in rest:
                 fixed[j] = 0 if need == 0 else size[j]
-                todo.extend(range(len(eqs)) if touching is None else touching.get(j, ()))
+                todo.extend(touching[j])
         return [changed.get(e, eq) for e, eq in enumerate(eqs) if changed.get(e, eq) is not None]
 
     def parts(eqs) -> list[list]:
         """The equations in groups that share no super cell."""
-        touching: dict[int, list[int]] = {}
-        for e, (members, _) in enumerate(eqs):
-            for j in members:
-                touching.setdefault(j, []).append(e)
+        touching = touching_of(eqs)
         seen = [False] * len(eqs)
         found = []
         for first in range(len(eqs)):
@@ -875,16 +876,13 @@ def _by_splitting(cells: list[int], equations, deadline: float | None, by_mines:
         nodes += 1
         if depth > SPLIT_DEPTH or (deadline is not None and nodes & 15 == 0 and time.perf_counter() > deadline):
             raise _GiveUp
-        touching: dict[int, list[int]] = {}
-        for e, (members, _) in enumerate(eqs):
-            for j in members:
-                touching.setdefault(j, []).append(e)
+        touching = touching_of(eqs)
         pick = max(touching, key=rank.__getitem__)
         total: list[int] = []
         tally: dict[int, list[int]] = {j: [] for j in touching}
         for m in range(size[pick] + 1):
             fixed = {pick: m}
-            left = settle(eqs, fixed, touching)
+            left = settle(eqs, fixed, touching, list(touching[pick]))
             if left is None:
                 continue
             whole = join(fixed, [count(part, depth + 1) for part in parts(left)], tally)
@@ -922,7 +920,7 @@ def _by_splitting(cells: list[int], equations, deadline: float | None, by_mines:
 
     fixed: dict[int, int] = {}
     try:
-        left = settle(equations_of, fixed)
+        left = settle(equations_of, fixed, touching_of(equations_of), list(range(len(equations_of))))
         if left is None:
             return _super_result(supers, [0] * len(supers), {}, True)
         counted = [count(part, 0) for part in parts(left)]
