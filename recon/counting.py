@@ -494,7 +494,7 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         # each is exponential in its own width: the narrower first, the frontier on a tie unless
         # it is too wide to count at all
         frontier = _frontier_width(cells, equations)
-        if frontier > FRONTIER_WIDTH or _split_width(cells, equations) + SPLIT_MARGIN < frontier:
+        if frontier > FRONTIER_WIDTH or _split_width(cells, equations, frontier - SPLIT_MARGIN - 1, deadline) is not None:
             ways.reverse()
         for how, way in ways:
             halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
@@ -729,20 +729,24 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
     return _super_result(supers, tally, per_k, True)
 
 
-def _split_width(cells: list[int], equations) -> int:
+def _split_width(cells: list[int], equations, widest: int | None = None, deadline: float | None = None) -> int | None:
     """The width of the elimination order `_by_splitting` follows on this group (in super cells):
-    the splits it makes at once grow exponentially with it."""
+    the splits it makes at once grow exponentially with it. None when it is past `widest` (or
+    when finding out runs past the deadline)."""
     supers = _super_cells(cells, equations)
     of_cell = {x: j for j, (_, group) in enumerate(supers) for x in group}
-    return _elimination_order(len(supers), [{of_cell[x] for x in eq_cells} for eq_cells, _ in equations])[1]
+    found = _elimination_order(len(supers), [{of_cell[x] for x in eq_cells} for eq_cells, _ in equations], widest, deadline)
+    return None if found is None else found[1]
 
 
-def _elimination_order(n: int, cliques) -> tuple[list[int], int]:
+def _elimination_order(n: int, cliques, widest: int | None = None, deadline: float | None = None
+                       ) -> tuple[list[int], int] | None:
     """An order to eliminate the vertices 0..n-1 of the graph in which each clique's vertices are
     all joined, by least fill (eliminating a vertex joins its neighbours: the one needing the
     fewest new edges first, then the one with the fewest neighbours, then the lowest), and its
     width (the most neighbours a vertex has when it goes). The usual heuristic for a tree
-    decomposition of small width: on a chordal graph it adds no edge."""
+    decomposition of small width: on a chordal graph it adds no edge. None once the width passes
+    `widest` (each step costs the square of the width or more) or past the deadline."""
     around: list[set[int]] = [set() for _ in range(n)]
     for clique in cliques:
         for a in clique:
@@ -769,6 +773,10 @@ def _elimination_order(n: int, cliques) -> tuple[list[int], int]:
         order.append(v)
         near = around[v]
         width = max(width, len(near))
+        if widest is not None and width > widest:
+            return None
+        if deadline is not None and len(order) & 31 == 0 and time.perf_counter() > deadline:
+            return None
         for a in near:
             around[a].discard(v)
             around[a].update(b for b in near if b != a)
@@ -803,8 +811,10 @@ def _by_splitting(cells: list[int], equations, deadline: float | None, by_mines:
     of_cell = {x: j for j, (_, group) in enumerate(supers) for x in group}
     equations_of = [(tuple(sorted({of_cell[x] for x in eq_cells})), int(need)) for eq_cells, need in equations]
     # the super cell eliminated last is split first: the splits follow a tree decomposition
-    order, _ = _elimination_order(len(supers), [members for members, _ in equations_of])
-    rank = {j: i for i, j in enumerate(order)}
+    found = _elimination_order(len(supers), [members for members, _ in equations_of], deadline=deadline)
+    if found is None:  # past the deadline already
+        return _super_result(supers, [0] * len(supers), {}, False)
+    rank = {j: i for i, j in enumerate(found[0])}
     cache: dict[tuple, tuple] = {}
     nodes = 0
 

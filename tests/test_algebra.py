@@ -393,6 +393,10 @@ def test_the_elimination_order_that_orders_splitting_follows_the_grid(shape):
     edges = [[v, p] for v, p in zip(range(1, 20), parent)]
     tree_order, tree_width = _elimination_order(20, edges)
     assert sorted(tree_order) == list(range(20)) and _fill_edges(20, edges, tree_order) == 0 and tree_width == 1
+    # it stops once the width passes what it is asked for, or at the deadline
+    assert _elimination_order(rows * cols, windows, widest=width) == (order, width)
+    assert _elimination_order(rows * cols, windows, widest=width - 1) is None
+    assert _elimination_order(400, [[i, i + 1] for i in range(399)], deadline=0.0) is None
 
 
 @pytest.mark.parametrize("shape", [(1, 30), (30, 1), (2, 20), (20, 2), (12, 12)])
