@@ -487,7 +487,7 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         if complete:
             return found, tally, True, "SAT", per_k
         by_sat = found, tally, False, "SAT", per_k  # a lower bound, whatever the search after lists
-    if super_cells:
+    if super_cells and (deadline is None or time.perf_counter() < deadline):
         # each gets half the time left: where both fail, the search after them lists a lower bound
         ways = [("super cells along the frontier", lambda until: _by_frontier(cells, equations, limit, until, by_mines)),
                 ("splitting", lambda until: _by_splitting(cells, equations, until, by_mines))]
@@ -497,6 +497,8 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
         if frontier > FRONTIER_WIDTH or _split_width(cells, equations, frontier - SPLIT_MARGIN - 1, deadline) is not None:
             ways.reverse()
         for how, way in ways:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break  # (setting either up costs time of its own)
             halfway = None if deadline is None else (time.perf_counter() + deadline) / 2
             found, tally, complete, per_k = way(halfway)
             if complete:
@@ -759,7 +761,11 @@ def _elimination_order(n: int, cliques, widest: int | None = None, deadline: flo
         fill = sum(1 for i, a in enumerate(near) for b in near[i + 1 :] if b not in around[a])
         return fill, len(near)
 
-    current = [cost(v) for v in range(n)]
+    current = []
+    for v in range(n):
+        if deadline is not None and v & 255 == 0 and time.perf_counter() > deadline:
+            return None
+        current.append(cost(v))
     heap = [(*key, v) for v, key in enumerate(current)]
     heapq.heapify(heap)
     order: list[int] = []
