@@ -8,7 +8,7 @@ solution, and a solution found shows which cells vary. The cells left open split
 independent groups (cells joined by an open clue that sees both, as classic Minesweeper analysers
 split the frontier), each group is enumerated on its own (by SAT up to SAT_FIRST solutions, fast
 however hard the search, then by the backtracking search, fast per solution) or counted without
-listing (super cells along the frontier, or split through the middle), and the count is
+listing (super cells along the frontier, or split along a tree decomposition), and the count is
 the product of the group counts (times 2 for each cell no clue sees). So two far-apart ambiguous
 corners cost the sum of their enumerations, not the product. Small grids are also counted by
 plain enumeration with the backtracking engine (with a total, the cells no clue sees placed by a
@@ -493,8 +493,9 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
                 ("splitting", lambda until: _by_splitting(cells, equations, until, by_mines))]
         # each is exponential in its own width: the narrower first, the frontier on a tie unless
         # it is too wide to count at all
-        frontier = _frontier_width(cells, equations)
-        if frontier > FRONTIER_WIDTH or _split_width(cells, equations, frontier - SPLIT_MARGIN - 1, deadline) is not None:
+        supers = _super_cells(cells, equations)
+        frontier = _frontier_width(supers)
+        if frontier > FRONTIER_WIDTH or _split_width(supers, equations, frontier - SPLIT_MARGIN - 1, deadline) is not None:
             ways.reverse()
         for how, way in ways:
             if deadline is not None and time.perf_counter() >= deadline:
@@ -511,10 +512,9 @@ def _enumerate_group(cells: list[int], equations, limit: int, deadline: float | 
     return found, tally, complete, "backtracking", per_k
 
 
-def _frontier_width(cells: list[int], equations) -> int:
-    """The most equations `_by_frontier` holds open at once along this group: its states grow
-    exponentially with it."""
-    supers = _super_cells(cells, equations)
+def _frontier_width(supers) -> int:
+    """The most equations `_by_frontier` holds open at once along a group (its super cells, from
+    `_super_cells`): its states grow exponentially with it."""
     last = {e: i for i, (key, _) in enumerate(supers) for e in key}
     active: set[int] = set()
     width = 0
@@ -731,13 +731,17 @@ def _by_frontier(cells: list[int], equations, limit: int, deadline: float | None
     return _super_result(supers, tally, per_k, True)
 
 
-def _split_width(cells: list[int], equations, widest: int | None = None, deadline: float | None = None) -> int | None:
-    """The width of the elimination order `_by_splitting` follows on this group (in super cells):
-    the splits it makes at once grow exponentially with it. None when it is past `widest` (or
-    when finding out runs past the deadline)."""
-    supers = _super_cells(cells, equations)
+def _on_supers(supers, equations) -> list[tuple[tuple[int, ...], int]]:
+    """The equations over the super cells (their indices in `supers`), each (members, mines)."""
     of_cell = {x: j for j, (_, group) in enumerate(supers) for x in group}
-    found = _elimination_order(len(supers), [{of_cell[x] for x in eq_cells} for eq_cells, _ in equations], widest, deadline)
+    return [(tuple(sorted({of_cell[x] for x in eq_cells})), int(need)) for eq_cells, need in equations]
+
+
+def _split_width(supers, equations, widest: int | None = None, deadline: float | None = None) -> int | None:
+    """The width of the elimination order `_by_splitting` follows on a group (its super cells and
+    equations): the splits it makes at once grow exponentially with it. None when it is past
+    `widest` (or when finding out runs past the deadline)."""
+    found = _elimination_order(len(supers), [members for members, _ in _on_supers(supers, equations)], widest, deadline)
     return None if found is None else found[1]
 
 
@@ -814,8 +818,7 @@ def _by_splitting(cells: list[int], equations, deadline: float | None, by_mines:
     (every solution is put under 0 mines): a status with no total needs no more."""
     supers = _super_cells(cells, equations)
     size = [len(group) for _, group in supers]
-    of_cell = {x: j for j, (_, group) in enumerate(supers) for x in group}
-    equations_of = [(tuple(sorted({of_cell[x] for x in eq_cells})), int(need)) for eq_cells, need in equations]
+    equations_of = _on_supers(supers, equations)
     # the super cell eliminated last is split first: the splits follow a tree decomposition
     found = _elimination_order(len(supers), [members for members, _ in equations_of], deadline=deadline)
     if found is None:  # past the deadline already

@@ -418,7 +418,7 @@ def test_the_frontier_width_is_the_most_equations_open_across_a_cut(shape):
     order = _super_cells(cells, equations)
     spans = [[i for i, (key, _) in enumerate(order) if e in key] for e in range(len(equations))]
     truth = max(sum(1 for span in spans if min(span) <= cut < max(span)) for cut in range(len(order)))
-    width = _frontier_width(cells, equations)
+    width = _frontier_width(order)
     assert width == truth
     assert (width <= 8) if min(shape) <= 2 else (width > 12)
 
