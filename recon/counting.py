@@ -194,17 +194,21 @@ def count_solutions(
             return unique
     # first by super cells alone, which counts most boards at once; SAT's backbone and the
     # enumerators that follow are for the groups that do not yield to it
-    exhausted = False
+    # deduction from the clues and fixed cells, once for every pass (the total comes in when the
+    # groups are combined)
+    plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
+    search, _, _ = hybrid.deduce(plain, deadline)
+    n, exhausted, tally, method, varying, groups = 0, False, None, "", None, 0
     quick_end = start + quick
     if super_cells:
-        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, quick_end, quick=True, progress=progress,
-                                                                  states=min(limit, QUICK_STATES))
-    if not exhausted:
-        n, exhausted, tally, method, varying, groups = _by_groups(problem, limit, deadline, super_cells=super_cells,
+        n, exhausted, tally, method, varying, groups = _by_groups(problem, search, limit, quick_end, quick=True,
+                                                                  progress=progress, states=min(limit, QUICK_STATES))
+    if not exhausted and (search is None or not _past(deadline)):
+        n, exhausted, tally, method, varying, groups = _by_groups(problem, search, limit, deadline, super_cells=super_cells,
                                                                   progress=progress)
-    if not exhausted and super_cells and time.perf_counter() >= quick_end and (deadline is None or time.perf_counter() < deadline):
+    if not exhausted and super_cells and time.perf_counter() >= quick_end and not _past(deadline):
         # the first pass was cut short for the others, which did not finish either: it gets the rest
-        counted = _by_groups(problem, limit, deadline, quick=True, progress=progress)
+        counted = _by_groups(problem, search, limit, deadline, quick=True, progress=progress)
         if counted[1]:
             n, exhausted, tally, method, varying, groups = counted
     if crosscheck and problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
@@ -275,17 +279,23 @@ def _same_count(n: int, by: str, engine: str, other: int) -> None:
         )
 
 
-def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool = False, super_cells: bool = True,
-               progress=None, states: int | None = None):
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() >= deadline
+
+
+def _by_groups(problem: Problem, search, limit: int, deadline: float | None, quick: bool = False,
+               super_cells: bool = True, progress=None, states: int | None = None):
     """Count a partial status group by group: (count, exact, per-cell Fractions, how it was
-    counted, the cells proved to vary or None, the number of groups). quick: by super cells and
-    along the frontier alone, keeping at most `states` states a step there (default `limit`)."""
+    counted, the cells proved to vary or None, the number of groups). search: the state deduction
+    left from the clues and fixed cells (hybrid.deduce; read, not changed), None on a
+    contradiction. quick: by super cells and along the frontier alone, keeping at most `states`
+    states a step there (default `limit`). A group reached past the deadline is not counted:
+    setting up its enumerators alone could take a large board's time again."""
     rows, cols = problem.shape
-    # deduction from the clues and fixed cells (the total comes in when the groups are combined)
-    plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
-    search, _, _ = hybrid.deduce(plain, deadline)
     if search is None:
         return 0, True, None, "deduction (a contradiction)", [], 0
+    if quick and _past(deadline):
+        return 0, False, None, "", None, 0
     value = list(search.value)
     undecided = backtrack._UNDECIDED
     extra: dict[int, int] = {}
@@ -339,7 +349,11 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
         if progress is not None and time.perf_counter() - said >= PROGRESS_SECONDS:
             said = time.perf_counter()
             progress(f"counting group {done + 1} of {len(members)} ({len(cells)} cells){' by super cells' if quick else ''}")
-        if quick:
+        if _past(deadline):
+            if quick:
+                return 0, False, None, "", None, 0
+            count, tally, complete, per_k = 0, None, False, None
+        elif quick:
             count, tally, complete, per_k = _by_super_cells(sorted(cells), group_eqs[g], min(limit, QUICK_ASSIGNMENTS), deadline)
             how = "super cells"
             if not complete:  # a long frontier: dynamic programming along it
@@ -347,11 +361,12 @@ def _by_groups(problem: Problem, limit: int, deadline: float | None, quick: bool
                 how = "super cells along the frontier"
             if not complete:
                 return 0, False, None, "", None, 0
+            hows.add(how)
         else:
             count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline, super_cells,
                                                                   has_total)
+            hows.add(how)
         by_mines.append((cells, per_k))
-        hows.add(how)
         if not complete and seen_varying:
             # SAT found solutions (so every group has one), and two that differ in this group
             # if one of its cells was seen to vary: a better lower bound than those listed so far

@@ -598,6 +598,31 @@ def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
     assert count_solutions(problem, limit=1, super_cells=False).count == 2**14
 
 
+@pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 20)])
+def test_groups_reached_past_the_deadline_are_not_counted_but_bound_below(shape):
+    """A group reached past the deadline is left uncounted (setting up its enumerators could take
+    a large board's time limit again): with no solution seen, its lower bound is 0, and so is the
+    count's; the quick pass gives up at once. With time, the same groups count exactly."""
+    import time
+
+    from recon import counting as count_module
+    from recon.engines import hybrid
+
+    clues = np.zeros(shape, np.uint8)
+    known = np.zeros(shape, bool)
+    for at in (1, 18):
+        clues.flat[at], known.flat[at] = 1, True
+    problem = make_problem(clues, known)
+    truth = count_solutions(problem)
+    search, _, _ = hybrid.deduce(problem)
+    late = time.perf_counter() - 1
+    n, exact, tally, _, _, groups = count_module._by_groups(problem, search, 100, late)
+    assert (n, exact, tally, groups) == (0, False, None, 2)
+    assert count_module._by_groups(problem, search, 100, late, quick=True)[:2] == (0, False)
+    n, exact, _, _, _, _ = count_module._by_groups(problem, search, 100, None)
+    assert exact and n == truth.count == count_solutions(problem, super_cells=False).count
+
+
 def test_count_names_no_varying_cells_without_a_solution(monkeypatch):
     """A backbone that proves nothing either way (what SAT answers when there is no solution)
     leaves the varying cells unknown (None), rather than calling every open cell varying."""
