@@ -273,7 +273,10 @@ def backbone(problem: Problem, cells, deadline: float | None = None) -> tuple[di
     fixed: dict[int, int] = {}
     varying: set[int] = set()
     try:
-        _add_clues(solver, problem, pairs)
+        try:
+            _add_clues(solver, problem, pairs, deadline=deadline)
+        except TimeUp:
+            return {}, set(), False
         answer = _solve_limited(solver, deadline)
         if not answer:
             return {}, set(), answer is not None
