@@ -52,12 +52,12 @@ def solve(
     is no other solution, one solve instead of one per solution; a solution the lead missed is
     still found.
     """
+    start = time.perf_counter()  # before the imports: in a fresh process they take part of the time limit
     import scipy.sparse as sp
     from scipy.optimize import Bounds, LinearConstraint, milp  # imported here: loading it is slow
 
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-    start = time.perf_counter()
     n = problem.cells
     stats = {"solves": 0, "cuts": 0}
     reason = impossible_clue_reason(problem)
