@@ -4,6 +4,7 @@ incremental uniqueness check used by generation answers as a from-scratch count 
 from __future__ import annotations
 
 import io
+import time
 from itertools import product
 
 import numpy as np
@@ -370,6 +371,39 @@ def test_backbone_is_exactly_the_cells_every_solution_shares(shape):
         assert set(fixed) == same and {x: int(every[0].flat[x]) for x in same} == fixed
         assert set(asked) - same <= varying
         assert all(len({int(f.flat[x]) for f in every}) == 2 for x in varying)
+
+
+@needs_sat
+@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 5), (5, 2), (3, 4)])
+def test_a_large_model_under_a_deadline_answers_as_without_one(monkeypatch, shape):
+    """Past INTERRUPT_CELLS a model under a deadline goes to Minicard, without the quick try: the
+    engine, the backbone and the group enumerator then answer as brute force does (made large
+    here by a threshold of 0), with a total too."""
+    monkeypatch.setattr(sat, "INTERRUPT_CELLS", 0)
+    far = time.perf_counter() + 60
+    rng = np.random.default_rng(sum(shape) * 13 + shape[0])
+    rows, cols = shape
+    cells = list(range(rows * cols))
+    for _ in range(8):
+        field = rng.random(shape) < 0.5
+        known = rng.random(shape) < 0.6
+        clues = status(field)
+        expected = brute_force(clues, known)
+        assert sat._limited_solver(len(cells), far)[1] is False
+        result = sat.solve(make_problem(clues, known), limit=len(expected) + 1, time_limit=60)
+        assert result.count_exact and keys(result.solutions) == expected
+        mines = int(field.sum())
+        with_total = sat.solve(make_problem(clues, known, mines=mines), limit=len(expected) + 1, time_limit=60)
+        every = [np.frombuffer(b, dtype=bool).reshape(shape) for b in expected]
+        assert keys(with_total.solutions) == {f.tobytes() for f in every if f.sum() == mines}
+        fixed, varying, complete = sat.backbone(make_problem(clues, known), cells, deadline=far)
+        same = {x for x in cells if len({int(f.flat[x]) for f in every}) == 1}
+        assert complete and set(fixed) == same and varying == set(cells) - same
+        equations = [([y * cols + x for y in range(max(r - 1, 0), min(r + 2, rows)) for x in range(max(c - 1, 0), min(c + 2, cols))], int(clues[r, c]))
+                     for r in range(rows) for c in range(cols) if known[r, c]]
+        listed = {tuple(v[x] for x in cells) for v in sat.iter_equation_solutions(cells, equations, deadline=far)}
+        assert listed == {tuple(int(f.flat[x]) for x in cells) for f in every}
+    assert sat._limited_solver(len(cells), None)[1] is True  # no deadline: Gluecard, as ever
 
 
 @needs_sat

@@ -44,6 +44,12 @@ NAME = "sat"
 SOLVER = "gluecard4"
 #: ... and for `SecondSolution` (Gluecard 3 and Minicard were no faster).
 ORACLE_BATCH_SOLVER = "gluecard4"
+#: Gluecard 4 hears an interrupt only at its next restart, which on a large model can come seconds
+#: after the deadline; Minicard hears it at once. Under a deadline, a model of more than
+#: INTERRUPT_CELLS cells uses Minicard, and its solves skip the quick try below (a thousand
+#: conflicts there are no longer quick). docs/performance.md, "Time limits".
+INTERRUPT_CELLS = 22_500
+INTERRUPTIBLE_SOLVER = "minicard"
 #: A batch of SecondSolution holds max(BATCH_MIN, cells // BATCH_PARTS) clues: about ten solvers
 #: are built per puzzle (batch sizes from 200 to 1000 measured alike; one solver with every clue
 #: under a selector was slower: docs/decisions.md).
@@ -92,6 +98,14 @@ def _new_solver(name: str):
     from pysat.solvers import Solver
 
     return Solver(name=name)
+
+
+def _limited_solver(cells: int, deadline: float | None):
+    """(a solver for a model over `cells` cells, whether its solves may try QUICK_CONFLICTS
+    first): Minicard without the quick try for a large model under a deadline (INTERRUPT_CELLS),
+    else SOLVER."""
+    large = deadline is not None and cells > INTERRUPT_CELLS
+    return _new_solver(INTERRUPTIBLE_SOLVER if large else SOLVER), not large
 
 
 def window_grid(shape: tuple[int, int]) -> np.ndarray:
@@ -201,25 +215,30 @@ def _add_guarded(solver, lits: list[int], k: int, guard: list[int], fresh: int) 
     return fresh + len(helpers)
 
 
-def _solve_limited(solver, deadline: float | None) -> bool | None:
+def _solve_limited(solver, deadline: float | None, quick: bool = True) -> bool | None:
     """Solve; None when the deadline passes first."""
-    return _solve_limited_assuming(solver, [], deadline)
+    return _solve_limited_assuming(solver, [], deadline, quick)
 
 
-def _solve_limited_assuming(solver, assumptions: list[int], deadline: float | None) -> bool | None:
-    """Solve under assumptions; None when the deadline passes first."""
+def _solve_limited_assuming(solver, assumptions: list[int], deadline: float | None, quick: bool = True) -> bool | None:
+    """Solve under assumptions; None when the deadline passes first. quick: try QUICK_CONFLICTS
+    conflicts before starting a timer (see _limited_solver)."""
     if deadline is None:
         return solver.solve(assumptions=assumptions)
     remaining = deadline - time.perf_counter()
     if remaining <= 0:
         return None
-    # most solves take a few conflicts: try without a timer thread first (starting one costs more
-    # than such a solve)
-    solver.conf_budget(QUICK_CONFLICTS)
-    answer = solver.solve_limited(assumptions=assumptions)
-    solver.conf_budget(-1)
-    if answer is not None:
-        return answer
+    if quick:
+        # most solves take a few conflicts: try without a timer thread first (starting one costs
+        # more than such a solve)
+        solver.conf_budget(QUICK_CONFLICTS)
+        answer = solver.solve_limited(assumptions=assumptions)
+        solver.conf_budget(-1)
+        if answer is not None:
+            return answer
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
     timer = threading.Timer(remaining, solver.interrupt)
     timer.start()
     try:
@@ -269,7 +288,7 @@ def backbone(problem: Problem, cells, deadline: float | None = None) -> tuple[di
     pairs, clash = clue_pairs(problem.shape, problem.known, problem.clues)
     if clash is not None or impossible_clue_reason(problem):
         return {}, set(), True
-    solver = _new_solver(SOLVER)
+    solver, quick = _limited_solver(problem.cells, deadline)
     fixed: dict[int, int] = {}
     varying: set[int] = set()
     try:
@@ -277,7 +296,7 @@ def backbone(problem: Problem, cells, deadline: float | None = None) -> tuple[di
             _add_clues(solver, problem, pairs, deadline=deadline)
         except TimeUp:
             return {}, set(), False
-        answer = _solve_limited(solver, deadline)
+        answer = _solve_limited(solver, deadline, quick)
         if not answer:
             return {}, set(), answer is not None
         first = np.array(solver.get_model()[: problem.cells]) > 0
@@ -286,7 +305,7 @@ def backbone(problem: Problem, cells, deadline: float | None = None) -> tuple[di
             if x in varying:
                 continue
             lit = x + 1 if first[x] else -(x + 1)
-            solver_answer = _solve_limited_assuming(solver, [-lit], deadline)
+            solver_answer = _solve_limited_assuming(solver, [-lit], deadline, quick)
             if solver_answer is None:
                 return fixed, varying, False
             if solver_answer:
@@ -326,7 +345,7 @@ def solve(
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
     solutions: list[np.ndarray] = []
     exhausted = timed_out = False
-    solver = _new_solver(SOLVER)
+    solver, quick = _limited_solver(n, deadline)
     try:
         try:
             _add_clues(solver, problem, pairs, stats, deadline)
@@ -344,7 +363,7 @@ def solve(
         stats["given"] = len(solutions)
         while len(solutions) < limit:
             stats["solves"] += 1
-            answer = _solve_limited(solver, deadline)
+            answer = _solve_limited(solver, deadline, quick)
             if answer is None:
                 timed_out = True
                 break
@@ -379,14 +398,14 @@ def iter_equation_solutions(cells: list[int], equations, deadline: float | None 
     if any(not 0 <= need <= len(eq_cells) for eq_cells, need in equations):
         return  # an equation no 0/1 values meet: no solution
     index = {x: i + 1 for i, x in enumerate(cells)}
-    solver = _new_solver(SOLVER)
+    solver, quick = _limited_solver(len(cells), deadline)
     try:
         for eq_cells, need in equations:
             _add_exactly(solver, [index[x] for x in eq_cells], int(need))
         if cells:
             solver.add_clause([len(cells), -len(cells)])  # every cell is a variable
         while True:
-            answer = _solve_limited(solver, deadline)
+            answer = _solve_limited(solver, deadline, quick)
             if answer is None:
                 raise TimeUp
             if not answer:
