@@ -315,9 +315,15 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
         known_all = known_all and bool(extra or seen_varying or not asked)
         for x, v in extra.items():
             value[x] = v
+    open_cells = [x for x in range(problem.cells) if value[x] == undecided]
+    proved = "deduction" + (f", then SAT proved {len(extra)} more cell(s) the same in every solution" if extra else "")
+    if not quick and _past(deadline):
+        # no group would be counted now, and on a large board making them takes a while: the
+        # bound is what SAT saw (two solutions that differ, or one), without them
+        return (2 if seen_varying else int(bool(extra)), False, None, proved + ", then the time limit ran out",
+                [divmod(x, cols) for x in open_cells] if known_all else None, 0)
     # open clue equations, and groups of open cells joined by them
     equations = []
-    open_cells = [x for x in range(problem.cells) if value[x] == undecided]
     joined = Groups(open_cells)
 
     seen_by_clue = set()
@@ -387,8 +393,7 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
                 exact = False
         if not exact:
             total = _lower_bound_with_total(total, left, free)
-    method = "deduction" + (f", then SAT proved {len(extra)} more cell(s) the same in every solution" if extra else "")
-    method += f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
+    method = proved + f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
     method += f", {free} cell(s) no clue sees free" if free else ""
     varying = [divmod(x, cols) for x in open_cells] if known_all else None  # each open cell was seen to vary
     if quick and exact:  # exact probabilities say which cells vary (compared once per shared object)

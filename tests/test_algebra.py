@@ -599,14 +599,16 @@ def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
 
 
 @pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 20)])
-def test_groups_reached_past_the_deadline_are_not_counted_but_bound_below(shape):
-    """A group reached past the deadline is left uncounted (setting up its enumerators could take
-    a large board's time limit again): with no solution seen, its lower bound is 0, and so is the
-    count's; the quick pass gives up at once. With time, the same groups count exactly."""
+def test_groups_reached_past_the_deadline_are_not_counted_but_bound_below(monkeypatch, shape):
+    """Two groups (a clue 1 near each end) and free cells between. Past the deadline no group is
+    made or counted (on a large board that alone took a while): the count is a lower bound of 0,
+    and the quick pass gives up at once. A deadline passing while the first group is counted
+    leaves the second uncounted: at least 2 for it when SAT saw its cells vary, else 0. With
+    time, the same groups count exactly."""
     import time
 
     from recon import counting as count_module
-    from recon.engines import hybrid
+    from recon.engines import hybrid, sat
 
     clues = np.zeros(shape, np.uint8)
     known = np.zeros(shape, bool)
@@ -614,13 +616,28 @@ def test_groups_reached_past_the_deadline_are_not_counted_but_bound_below(shape)
         clues.flat[at], known.flat[at] = 1, True
     problem = make_problem(clues, known)
     truth = count_solutions(problem)
+    each = 6 if 2 in shape else 3  # a clue 1 sees `each` cells, one of them a mine
+    free = problem.cells - 2 * each  # cells no clue sees
+    assert truth.exact and truth.count == each * each * 2**free
     search, _, _ = hybrid.deduce(problem)
     late = time.perf_counter() - 1
-    n, exact, tally, _, _, groups = count_module._by_groups(problem, search, 100, late)
-    assert (n, exact, tally, groups) == (0, False, None, 2)
+    n, exact, tally, method, _, groups = count_module._by_groups(problem, search, 100, late)
+    assert (n, exact, tally, groups) == (0, False, None, 0) and "time limit ran out" in method
     assert count_module._by_groups(problem, search, 100, late, quick=True)[:2] == (0, False)
-    n, exact, _, _, _, _ = count_module._by_groups(problem, search, 100, None)
-    assert exact and n == truth.count == count_solutions(problem, super_cells=False).count
+    n, exact, _, _, _, groups = count_module._by_groups(problem, search, 100, None)
+    assert exact and groups == 2 and n == truth.count == count_solutions(problem, super_cells=False).count
+
+    deadline = time.perf_counter() + 0.5
+    enumerate_group = count_module._enumerate_group
+
+    def then_late(*args, **kwargs):
+        counted = enumerate_group(*args, **kwargs)
+        time.sleep(max(deadline - time.perf_counter(), 0) + 0.01)
+        return counted
+
+    monkeypatch.setattr(count_module, "_enumerate_group", then_late)
+    n, exact, _, _, _, groups = count_module._by_groups(problem, search, 100, deadline)
+    assert not exact and groups == 2 and n == (each * 2 * 2**free if sat.AVAILABLE else 0)
 
 
 def test_count_names_no_varying_cells_without_a_solution(monkeypatch):
