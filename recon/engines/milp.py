@@ -19,6 +19,7 @@ the known clues with A from `recon.model.constraint_matrix`.
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 
@@ -30,6 +31,9 @@ NAME = "milp"
 # scipy.optimize.milp status codes
 _OPTIMAL, _LIMIT, _INFEASIBLE = 0, 1, 2
 HIGHS_OVERRUN = 0.3
+#: ... and its feasibility jump heuristic (HiGHS 1.9 on) does not look at the time limit at all:
+#: under a deadline it is off (scipy passes options it does not know to HiGHS as they are).
+DEADLINE_OPTIONS = {"mip_heuristic_run_feasibility_jump": False}
 
 
 def no_good_cut(solution: np.ndarray) -> tuple[np.ndarray, float]:
@@ -98,6 +102,7 @@ def solve(
             # HiGHS overruns its own limit by a few tenths of a second (docs/performance.md,
             # "Time limits"): it is given less, so that the engine keeps the caller's
             options["time_limit"] = max(remaining - HIGHS_OVERRUN, remaining / 4)
+            options.update(DEADLINE_OPTIONS)
         constraints = [LinearConstraint(a, b, b)] if a.shape[0] else []
         # Solutions known: ask for the one farthest from the first, the others cut off. The
         # optimum is the first itself exactly when no solution outside the known ones exists.
@@ -111,7 +116,9 @@ def solve(
             cuts = sp.csr_array(np.vstack(cut_rows[1:] if farthest else cut_rows))
             constraints.append(LinearConstraint(cuts, np.array(cut_lb[1:] if farthest else cut_lb), np.inf))
         stats["solves"] += 1
-        res = milp(goal, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
+        with warnings.catch_warnings():  # (that it passes them on; an older HiGHS without the option skips it)
+            warnings.filterwarnings("ignore", message="Unrecognized options detected")
+            res = milp(goal, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
         if res.status == _INFEASIBLE:
             if farthest:  # the reference itself satisfies the constraints: HiGHS is wrong
                 raise EngineError("scipy.optimize.milp called the clues infeasible after finding a solution")
