@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -302,6 +304,57 @@ def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
             assert keys(result.solutions) <= truth and len(result.solutions) == min(2, len(truth))
             assert result.stats["farthest"] == 1
     assert seen == {True, False}  # both verdicts were tested
+
+
+needs_fork = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="HiGHS runs in a child only on Linux")
+
+
+@needs_fork
+@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 5), (3, 4)])
+def test_milp_in_a_child_process_answers_as_in_process(monkeypatch, shape):
+    """Under a deadline a large model's HiGHS runs in a forked child (made large here by a
+    threshold of 0): the same verdicts and solutions as brute force, with and without a total."""
+    from recon.engines import milp
+
+    monkeypatch.setattr(milp, "CHILD_CELLS", 0)
+    rng = np.random.default_rng(sum(shape) * 5)
+    for _ in range(6):
+        field = rng.random(shape) < 0.5
+        known = rng.random(shape) < 0.6
+        truth = brute_force(status(field), known)
+        result = milp.solve(make_problem(status(field), known), limit=len(truth) + 1, time_limit=60)
+        assert result.count_exact and keys(result.solutions) == truth
+        mines = int(field.sum())
+        every = [np.frombuffer(b, dtype=bool) for b in truth]
+        with_total = milp.solve(make_problem(status(field), known, mines=mines), limit=len(truth) + 1, time_limit=60)
+        assert keys(with_total.solutions) == {f.tobytes() for f in every if f.sum() == mines}
+
+
+@needs_fork
+def test_milp_child_is_stopped_at_the_deadline_and_its_failure_is_an_engine_error(monkeypatch):
+    """A child HiGHS that has not answered by the deadline is killed: undecided, never a guess,
+    well before it would have answered. A child that fails is an engine error, not an answer."""
+    import time
+
+    import scipy.optimize
+
+    from recon.engines import milp
+    from recon.result import EngineError
+
+    monkeypatch.setattr(milp, "CHILD_CELLS", 0)
+    problem = make_problem(status(random_field(4, 4, 50, np.random.default_rng(1))))
+    monkeypatch.setattr(scipy.optimize, "milp", lambda *args, **kwargs: time.sleep(30))  # (the child inherits it)
+    start = time.perf_counter()
+    result = milp.solve(problem, time_limit=0.3)
+    assert result.verdict is Verdict.UNDECIDED and "time limit" in result.reason and not result.count_exact
+    assert time.perf_counter() - start < 10
+
+    def fails(*args, **kwargs):
+        raise ValueError("no HiGHS today")
+
+    monkeypatch.setattr(scipy.optimize, "milp", fails)
+    with pytest.raises(EngineError, match="no HiGHS today"):
+        milp.solve(problem, time_limit=30)
 
 
 @pytest.mark.slow

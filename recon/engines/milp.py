@@ -18,6 +18,7 @@ the known clues with A from `recon.model.constraint_matrix`.
 
 from __future__ import annotations
 
+import sys
 import time
 import warnings
 
@@ -34,6 +35,58 @@ HIGHS_OVERRUN = 0.3
 #: ... and its feasibility jump heuristic (HiGHS 1.9 on) does not look at the time limit at all:
 #: under a deadline it is off (scipy passes options it does not know to HiGHS as they are).
 DEADLINE_OPTIONS = {"mip_heuristic_run_feasibility_jump": False}
+#: ... and its rounds of cuts at the root look at it too seldom on a large model: past CHILD_CELLS
+#: cells, a solve under a deadline runs HiGHS in a forked process of its own (Linux), stopped
+#: CHILD_GRACE seconds after the deadline if it has not answered (docs/performance.md, "Time limits").
+CHILD_CELLS = 10_000
+CHILD_GRACE = 0.05
+
+
+def _highs(deadline: float | None, cells: int, *args, **kwargs):
+    """scipy's milp(*args, **kwargs); under a deadline on more than CHILD_CELLS cells, in a
+    forked child, and None when the child has not answered by the deadline (it is killed)."""
+    from scipy.optimize import milp
+
+    with warnings.catch_warnings():  # (that it passes them on; an older HiGHS without the option skips it)
+        warnings.filterwarnings("ignore", message="Unrecognized options detected")
+        if deadline is None or cells <= CHILD_CELLS or not sys.platform.startswith("linux"):
+            return milp(*args, **kwargs)
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=_child, args=(send, args, kwargs), daemon=True)
+        # (Python 3.12 on warns of forking a process with threads, such as BLAS's: the child only
+        # runs HiGHS and sends its answer back)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        child.start()
+    send.close()
+    try:
+        if not receive.poll(max(deadline - time.perf_counter(), 0) + CHILD_GRACE):
+            return None
+        ok, answer = receive.recv()
+    except EOFError:
+        raise EngineError(f"scipy.optimize.milp's process ended without an answer (exit {child.exitcode})") from None
+    finally:
+        child.kill()
+        child.join()
+        receive.close()
+    if not ok:
+        raise EngineError(f"scipy.optimize.milp failed in its process: {answer}")
+    return answer
+
+
+def _child(send, args, kwargs) -> None:
+    from scipy.optimize import milp
+
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Unrecognized options detected")
+            answer = (True, milp(*args, **kwargs))
+    except Exception as err:  # (told to the parent, which raises it as an engine error)
+        answer = (False, f"{type(err).__name__}: {err}")
+    send.send(answer)
+    send.close()
 
 
 def no_good_cut(solution: np.ndarray) -> tuple[np.ndarray, float]:
@@ -57,8 +110,9 @@ def solve(
     still found.
     """
     start = time.perf_counter()  # before the imports: in a fresh process they take part of the time limit
+    deadline = None if time_limit is None else start + time_limit
     import scipy.sparse as sp
-    from scipy.optimize import Bounds, LinearConstraint, milp  # imported here: loading it is slow
+    from scipy.optimize import Bounds, LinearConstraint  # imported here: loading it is slow
 
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
@@ -116,9 +170,10 @@ def solve(
             cuts = sp.csr_array(np.vstack(cut_rows[1:] if farthest else cut_rows))
             constraints.append(LinearConstraint(cuts, np.array(cut_lb[1:] if farthest else cut_lb), np.inf))
         stats["solves"] += 1
-        with warnings.catch_warnings():  # (that it passes them on; an older HiGHS without the option skips it)
-            warnings.filterwarnings("ignore", message="Unrecognized options detected")
-            res = milp(goal, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
+        res = _highs(deadline, n, goal, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
+        if res is None:  # stopped at the deadline
+            timed_out = True
+            break
         if res.status == _INFEASIBLE:
             if farthest:  # the reference itself satisfies the constraints: HiGHS is wrong
                 raise EngineError("scipy.optimize.milp called the clues infeasible after finding a solution")
