@@ -575,6 +575,15 @@ def test_count_ambiguous_keeps_the_lower_bound_solve_proved_and_names_the_varyin
         count_ambiguous(unique, solve(unique))
 
 
+def _two_clues_apart(shape):
+    """A clue 1 at flat cells 1 and 18: two groups apart, the cells between free."""
+    clues = np.zeros(shape, np.uint8)
+    known = np.zeros(shape, bool)
+    for at in (1, 18):
+        clues.flat[at], known.flat[at] = 1, True
+    return make_problem(clues, known)
+
+
 @pytest.mark.parametrize("shape", [(1, 20), (20, 1)])
 def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
     """Two groups of 3 solutions each (a clue 1 near each end) and 14 free cells between: past a
@@ -583,11 +592,7 @@ def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
     from recon import counting as count_module
     from recon.engines import sat
 
-    clues = np.zeros(shape, np.uint8)
-    known = np.zeros(shape, bool)
-    for at in (1, 18):
-        clues.flat[at], known.flat[at] = 1, True
-    problem = make_problem(clues, known)
+    problem = _two_clues_apart(shape)
     truth = count_solutions(problem)
     assert truth.exact and truth.count == 9 * 2**14 and truth.groups == 2
     stopped = count_solutions(problem, limit=1, super_cells=False)
@@ -610,11 +615,7 @@ def test_groups_reached_past_the_deadline_are_not_counted_but_bound_below(monkey
     from recon import counting as count_module
     from recon.engines import hybrid, sat
 
-    clues = np.zeros(shape, np.uint8)
-    known = np.zeros(shape, bool)
-    for at in (1, 18):
-        clues.flat[at], known.flat[at] = 1, True
-    problem = make_problem(clues, known)
+    problem = _two_clues_apart(shape)
     truth = count_solutions(problem)
     each = 6 if 2 in shape else 3  # a clue 1 sees `each` cells, one of them a mine
     free = problem.cells - 2 * each  # cells no clue sees

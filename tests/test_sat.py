@@ -373,6 +373,13 @@ def test_backbone_is_exactly_the_cells_every_solution_shares(shape):
         assert all(len({int(f.flat[x]) for f in every}) == 2 for x in varying)
 
 
+def _window_equations(clues, known):
+    """Each known clue as an equation (its window's flat cells, its count)."""
+    rows, cols = clues.shape
+    return [([y * cols + x for y in range(max(r - 1, 0), min(r + 2, rows)) for x in range(max(c - 1, 0), min(c + 2, cols))],
+             int(clues[r, c])) for r in range(rows) for c in range(cols) if known[r, c]]
+
+
 @needs_sat
 @pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 5), (5, 2), (3, 4)])
 def test_a_large_model_under_a_deadline_answers_as_without_one(monkeypatch, shape):
@@ -382,8 +389,7 @@ def test_a_large_model_under_a_deadline_answers_as_without_one(monkeypatch, shap
     monkeypatch.setattr(sat, "INTERRUPT_CELLS", 0)
     far = time.perf_counter() + 60
     rng = np.random.default_rng(sum(shape) * 13 + shape[0])
-    rows, cols = shape
-    cells = list(range(rows * cols))
+    cells = list(range(shape[0] * shape[1]))
     for _ in range(8):
         field = rng.random(shape) < 0.5
         known = rng.random(shape) < 0.6
@@ -399,8 +405,7 @@ def test_a_large_model_under_a_deadline_answers_as_without_one(monkeypatch, shap
         fixed, varying, complete = sat.backbone(make_problem(clues, known), cells, deadline=far)
         same = {x for x in cells if len({int(f.flat[x]) for f in every}) == 1}
         assert complete and set(fixed) == same and varying == set(cells) - same
-        equations = [([y * cols + x for y in range(max(r - 1, 0), min(r + 2, rows)) for x in range(max(c - 1, 0), min(c + 2, cols))], int(clues[r, c]))
-                     for r in range(rows) for c in range(cols) if known[r, c]]
+        equations = _window_equations(clues, known)
         listed = {tuple(v[x] for x in cells) for v in sat.iter_equation_solutions(cells, equations, deadline=far)}
         assert listed == {tuple(int(f.flat[x]) for x in cells) for f in every}
     assert sat._limited_solver(len(cells), None)[1] is True  # no deadline: Gluecard, as ever
@@ -420,14 +425,12 @@ def test_sat_enumerates_the_group_solutions_backtracking_enumerates(shape):
     """sat.iter_equation_solutions yields the same 0/1 solutions as the backtracking search (and
     raises TimeUp at a passed deadline)."""
     rng = np.random.default_rng(sum(shape))
-    rows, cols = shape
-    cells = list(range(rows * cols))
+    cells = list(range(shape[0] * shape[1]))
     for _ in range(10):
         field = rng.random(shape) < 0.5
         known = rng.random(shape) < 0.6
         clues = status(field)
-        equations = [([y * cols + x for y in range(max(r - 1, 0), min(r + 2, rows)) for x in range(max(c - 1, 0), min(c + 2, cols))], int(clues[r, c]))
-                     for r in range(rows) for c in range(cols) if known[r, c]]
+        equations = _window_equations(clues, known)
         by_sat = {tuple(v[x] for x in cells) for v in sat.iter_equation_solutions(cells, equations)}
         by_search = {tuple(v[x] for x in cells) for v in backtrack.iter_equation_solutions(cells, equations)}
         assert by_sat == by_search and len(by_sat) >= 1
