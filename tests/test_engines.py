@@ -330,6 +330,28 @@ def test_milp_in_a_child_process_answers_as_in_process(monkeypatch, shape):
         assert keys(with_total.solutions) == {f.tobytes() for f in every if f.sum() == mines}
 
 
+def _milp_in_a_pool_worker(problem):
+    from recon.engines import milp
+
+    milp.CHILD_CELLS = 0  # (this worker's own copy of the module)
+    result = milp.solve(problem, limit=10, time_limit=60)
+    return keys(result.solutions), result.count_exact
+
+
+@needs_fork
+def test_milp_in_a_daemonic_worker_solves_in_its_own_process():
+    """A worker of multiprocessing's Pool (as autoplay uses; Dask's are daemonic too) may not
+    have children: there MILP runs HiGHS in the worker itself, and answers as brute force."""
+    import multiprocessing
+
+    field = random_field(3, 4, 50, np.random.default_rng(2))
+    known = np.random.default_rng(3).random((3, 4)) < 0.6
+    problem = make_problem(status(field), known)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        solutions, exact = pool.apply(_milp_in_a_pool_worker, (problem,))
+    assert exact and solutions == brute_force(status(field), known)
+
+
 @needs_fork
 def test_milp_child_is_stopped_at_the_deadline_and_its_failure_is_an_engine_error(monkeypatch):
     """A child HiGHS that has not answered by the deadline is killed: undecided, never a guess,

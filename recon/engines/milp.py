@@ -36,8 +36,10 @@ HIGHS_OVERRUN = 0.3
 #: under a deadline it is off (scipy passes options it does not know to HiGHS as they are).
 DEADLINE_OPTIONS = {"mip_heuristic_run_feasibility_jump": False}
 #: ... and its rounds of cuts at the root look at it too seldom on a large model: past CHILD_CELLS
-#: cells, a solve under a deadline runs HiGHS in a forked process of its own (Linux), stopped
-#: CHILD_GRACE seconds after the deadline if it has not answered (docs/performance.md, "Time limits").
+#: cells, a solve under a deadline runs HiGHS in a forked process of its own, stopped CHILD_GRACE
+#: seconds after the deadline if it has not answered (docs/performance.md, "Time limits"). Only
+#: on Linux, and not from a daemonic process (a worker of multiprocessing's Pool or of Dask),
+#: which may have no children.
 CHILD_CELLS = 10_000
 CHILD_GRACE = 0.05
 
@@ -45,14 +47,15 @@ CHILD_GRACE = 0.05
 def _highs(deadline: float | None, cells: int, *args, **kwargs):
     """scipy's milp(*args, **kwargs); under a deadline on more than CHILD_CELLS cells, in a
     forked child, and None when the child has not answered by the deadline (it is killed)."""
+    import multiprocessing
+
     from scipy.optimize import milp
 
     with warnings.catch_warnings():  # (that it passes them on; an older HiGHS without the option skips it)
         warnings.filterwarnings("ignore", message="Unrecognized options detected")
-        if deadline is None or cells <= CHILD_CELLS or not sys.platform.startswith("linux"):
+        if (deadline is None or cells <= CHILD_CELLS or not sys.platform.startswith("linux")
+                or multiprocessing.current_process().daemon):
             return milp(*args, **kwargs)
-        import multiprocessing
-
         context = multiprocessing.get_context("fork")
         receive, send = context.Pipe(duplex=False)
         child = context.Process(target=_child, args=(send, args, kwargs), daemon=True)
@@ -66,7 +69,7 @@ def _highs(deadline: float | None, cells: int, *args, **kwargs):
             return None
         ok, answer = receive.recv()
     except EOFError:
-        raise EngineError(f"scipy.optimize.milp's process ended without an answer (exit {child.exitcode})") from None
+        raise EngineError("scipy.optimize.milp's process ended without an answer") from None
     finally:
         child.kill()
         child.join()
