@@ -192,13 +192,13 @@ def count_solutions(
                 unique.method += _checked_again(problem, 1, deadline, by=sat.NAME)
             unique.seconds = time.perf_counter() - start
             return unique
-    # first by super cells alone, which counts most boards at once; SAT's backbone and the
-    # enumerators that follow are for the groups that do not yield to it
     # deduction from the clues and fixed cells, once for every pass (the total comes in when the
     # groups are combined)
     plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
     search, _, _ = hybrid.deduce(plain, deadline)
-    n, exhausted, tally, method, varying, groups = 0, False, None, "", None, 0
+    # first by super cells alone, which counts most boards at once; SAT's backbone and the
+    # enumerators that follow are for the groups that do not yield to it
+    n, exhausted, tally, method, varying, groups = _NOT_COUNTED
     quick_end = start + quick
     if super_cells:
         n, exhausted, tally, method, varying, groups = _by_groups(problem, search, limit, quick_end, quick=True,
@@ -279,6 +279,11 @@ def _same_count(n: int, by: str, engine: str, other: int) -> None:
         )
 
 
+#: What _by_groups gives when it counted nothing: no count, not exact, no probabilities, no
+#: method, no varying cells, no groups.
+_NOT_COUNTED = (0, False, None, "", None, 0)
+
+
 def _past(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() >= deadline
 
@@ -295,7 +300,7 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
     if search is None:
         return 0, True, None, "deduction (a contradiction)", [], 0
     if quick and _past(deadline):
-        return 0, False, None, "", None, 0
+        return _NOT_COUNTED
     value = list(search.value)
     undecided = backtrack._UNDECIDED
     extra: dict[int, int] = {}
@@ -357,7 +362,7 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
             progress(f"counting group {done + 1} of {len(members)} ({len(cells)} cells){' by super cells' if quick else ''}")
         if _past(deadline):
             if quick:
-                return 0, False, None, "", None, 0
+                return _NOT_COUNTED
             count, tally, complete, per_k = 0, None, False, None
         elif quick:
             count, tally, complete, per_k = _by_super_cells(sorted(cells), group_eqs[g], min(limit, QUICK_ASSIGNMENTS), deadline)
@@ -366,7 +371,7 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
                 count, tally, complete, per_k = _by_frontier(sorted(cells), group_eqs[g], states or limit, deadline, has_total)
                 how = "super cells along the frontier"
             if not complete:
-                return 0, False, None, "", None, 0
+                return _NOT_COUNTED
             hows.add(how)
         else:
             count, tally, complete, how, per_k = _enumerate_group(sorted(cells), group_eqs[g], limit, deadline, super_cells,
