@@ -80,12 +80,11 @@ def _highs(deadline: float | None, cells: int, *args, **kwargs):
 
 
 def _child(send, args, kwargs) -> None:
+    """HiGHS in the forked child (forked inside _highs's warning filters, which it keeps)."""
     from scipy.optimize import milp
 
     try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Unrecognized options detected")
-            answer = (True, milp(*args, **kwargs))
+        answer = (True, milp(*args, **kwargs))
     except Exception as err:  # (told to the parent, which raises it as an engine error)
         answer = (False, f"{type(err).__name__}: {err}")
     send.send(answer)
