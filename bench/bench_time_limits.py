@@ -41,12 +41,10 @@ def make_inputs(directory: str) -> dict[str, str]:
     for j in rng.choice(200, 30, replace=False):
         field[v == 1, j], field[v == -1, j] = False, True
     paths["coupled full 200x200"] = format_status(status(field))
-    rng = np.random.default_rng(3)
-    field = rng.random((150, 150)) < 0.5
-    paths["partial 150x150"] = format_status(status(field), rng.random((150, 150)) < 0.35)
-    rng = np.random.default_rng(3)
-    field = rng.random((400, 400)) < 0.5
-    paths["partial 400x400"] = format_status(status(field), rng.random((400, 400)) < 0.35)
+    for n in (150, 400):
+        rng = np.random.default_rng(3)
+        field = rng.random((n, n)) < 0.5
+        paths[f"partial {n}x{n}"] = format_status(status(field), rng.random((n, n)) < 0.35)
     out = {}
     for name, text in paths.items():
         out[name] = os.path.join(directory, name.replace(" ", "_") + ".txt")
