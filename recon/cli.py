@@ -21,7 +21,7 @@ from . import __version__
 from .io.classic import (CLASSIC_FORMATS, COVERED, format_board, format_endoh1, format_mines_id, is_endoh1,
                          is_legup_minesweeper, is_mines_id, looks_like_endoh1, mines_id_problem, parse_board, parse_endoh1,
                          parse_legup_minesweeper, total_line, total_range)
-from .io.files import check_writable_path, write_text_atomically
+from .io.files import check_writable_path, same_file, write_text_atomically
 from .io.pictures import PICTURE_FORMATS
 from .io.reading import InputError, problem_from_bytes, refuse_whole_field
 from .io.text import FormatError, decimal_text, decode_text, format_field, format_fields, json_text, parse_field
@@ -1348,10 +1348,9 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
         if importlib.util.find_spec("pyarrow") is None:  # said before the sweep runs, not after
             raise UsageError("--parquet needs pyarrow: pip install 'recon[parquet]'")
-        try:
-            check_writable_path(args.parquet)
-        except OSError as err:
-            raise UsageError(f"cannot write {args.parquet!r}: {err.strerror or err}") from None
+    if os.path.splitext(args.out)[1].lower() == ".parquet":  # (rows are appended to it as text)
+        raise UsageError(f"--out is the CSV a sweep appends to and resumes from, got {args.out!r}; "
+                         "--parquet FILE writes a Parquet copy of it")
 
     sizes: list[tuple[int, int]] = []
     if args.sizes is not None:
@@ -1609,15 +1608,21 @@ def _on_sigterm(handler):
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Before any work: can every file named for output be written? (A solve of minutes whose
-    answer then cannot be written is lost.)"""
-    for option in ("out", "field", "picture", "plot"):
+    """Before any work: can every file named for output be written, each to itself? (A solve of
+    minutes whose answer then cannot be written, or is written over by another output, is lost.)"""
+    named = []
+    for option in ("out", "field", "picture", "plot", "parquet"):
         path = getattr(args, option, None)
         if isinstance(path, str):
             try:
                 check_writable_path(path)
             except OSError as err:
                 raise UsageError(f"cannot write {path!r} (--{option}): {err.strerror or err}") from None
+            for other, before in named:
+                if same_file(path, before):
+                    raise UsageError(f"--{other} {before!r} and --{option} {path!r} name the same file: "
+                                     "one would overwrite the other")
+            named.append((option, path))
 
 
 def _parse_intermixed(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:

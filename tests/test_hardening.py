@@ -238,6 +238,41 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path, o
     assert code == 2 and "directory" in err
 
 
+@pytest.mark.parametrize("argv, first, second", [
+    (("generate", "3", "4", "50"), "--out", "--field"),
+    (("count", str(DATA / "seed-5x5.txt")), "--out", "--picture"),
+    (("sweep", "--sizes", "1x4,4x1,2x3", "--trials", "2"), "--out", "--parquet"),
+    (("sweep", "--sizes", "1x4,4x1,2x3", "--trials", "2"), "--out", "--plot"),
+])
+def test_two_outputs_that_name_one_file_are_refused_before_the_work(tmp_path, argv, first, second):
+    """One output would overwrite the other (a sweep's CSV, which a rerun resumes from, by its
+    Parquet copy): the same path, a relative one, a symbolic link and a hard link to it."""
+    target = tmp_path / "out.png"
+    target.write_text("kept\n")
+    (tmp_path / "link.png").symlink_to(target)
+    os.link(target, tmp_path / "hard.png")
+    for other in (str(target), os.path.relpath(target), str(tmp_path / "link.png"), str(tmp_path / "hard.png")):
+        code, out, err = run(*argv, first, str(target), second, other)
+        assert code == 2 and not out, err
+        assert err.startswith(f"recon: {first} ") and f"and {second} " in err and "name the same file" in err
+        assert target.read_text() == "kept\n"
+
+
+def test_two_outputs_to_one_device_are_written_both(tmp_path):
+    code, _, err = run("generate", "3", "4", "50", "--seed", "1", "--out", os.devnull, "--field", os.devnull)
+    assert code == 0, err
+    code, _, err = run("generate", "3", "4", "50", "--seed", "1", "--out", str(tmp_path / "a.txt"),
+                       "--field", str(tmp_path / "b.txt"))
+    assert code == 0, err
+    assert (tmp_path / "a.txt").read_text() != (tmp_path / "b.txt").read_text()
+
+
+def test_a_sweep_csv_named_as_parquet_is_refused(tmp_path):
+    code, out, err = run("sweep", "--sizes", "2x3", "--trials", "1", "--out", str(tmp_path / "r.Parquet"))
+    assert code == 2 and not out and "--parquet FILE" in err
+    assert not list(tmp_path.iterdir())
+
+
 def test_sigterm_while_writing_removes_the_temporary_file_and_keeps_the_old_one(tmp_path, monkeypatch):
     import os
     import signal

@@ -9,7 +9,8 @@ anything else named as output is written to, never replaced.
   place. Renaming a regular file over it would replace the device node itself.
 - A directory: refused.
 
-`check_writable_path` says before any work whether the output could be written at all.
+`check_writable_path` says before any work whether the output could be written at all, and
+`same_file` whether two outputs would overwrite each other.
 """
 
 from __future__ import annotations
@@ -55,6 +56,18 @@ def check_writable_path(path: str) -> None:
         raise FileNotFoundError(2, f"no directory {directory}", path)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise PermissionError(13, f"the directory {directory} is not writable", path)
+
+
+def same_file(a: str, b: str) -> bool:
+    """Do a and b name one regular file (or one new name), through links and relative paths?
+    Devices, FIFOs and sockets never do: two outputs may both go to /dev/stdout."""
+    a, b = _target(a), _target(b)
+    if _is_special(a) or _is_special(b):
+        return False
+    try:
+        return os.path.samefile(a, b)  # (hard links too)
+    except OSError:  # one of them does not exist yet
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def write_atomically(path: str, write: Callable[[str], None]) -> None:
