@@ -4,7 +4,9 @@ A full status is counted by the algebra engine (exactly, however large the numbe
 status is first deduced as far as the rules go (the hybrid engine's single-clue rules and
 trimming: every solution agrees there); with python-sat, each cell still open is then asked of a
 SAT solver the other way round (`sat.backbone`): unsatisfiable proves it the same in every
-solution, and a solution found shows which cells vary. The cells left open split into
+solution, and a solution found shows which cells vary. Without python-sat, MILP answers the same
+question (`milp.backbone`: the solution farthest from a first one on the cells still asked, round
+by round). The cells left open split into
 independent groups (cells joined by an open clue that sees both, as classic Minesweeper analysers
 split the frontier), each group is enumerated on its own (by SAT up to SAT_FIRST solutions, fast
 however hard the search, then by the backtracking search, fast per solution) or counted without
@@ -306,22 +308,27 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
     extra: dict[int, int] = {}
     seen_varying: set[int] = set()  # cells SAT saw take both values
     known_all = False  # did SAT settle every open cell (certain or varying)?
-    if sat.AVAILABLE and not quick and sat.takes_total(problem):
-        # cells the same in every solution, proved by SAT, are fixed too: the groups left are the
-        # cells that really vary, often far fewer (an ambiguous search-grade 50x50: 2085 open after
-        # deduction, 450 vary)
+    prover = sat if sat.AVAILABLE else milp  # (MILP where python-sat is not installed)
+    if not quick and sat.takes_total(problem):
+        # cells the same in every solution, proved by SAT (or MILP), are fixed too: the groups
+        # left are the cells that really vary, often far fewer (an ambiguous search-grade 50x50:
+        # 2085 open after deduction, 450 vary)
         # cells no open clue sees are free (a factor of 2 each): nothing to ask about them
         # (with a total, they are not: the total can fix them all)
         seen = {x for k, cells in enumerate(search.clue_cells) if search.free[k] for x in cells}
         asked = [x for x in range(problem.cells) if value[x] == undecided and (x in seen or problem.mines is not None)]
-        extra, seen_varying, known_all = sat.backbone(problem, asked, deadline)
+        if prover is sat:
+            extra, seen_varying, known_all = sat.backbone(problem, asked, deadline)
+        else:
+            extra, seen_varying, known_all = milp.backbone(problem, asked, deadline, values=value)  # (undecided: -1)
         # every cell asked is then proved certain or seen to vary, unless there is no solution
         # (nothing proved either way: then nothing varies, and the count says 0)
         known_all = known_all and bool(extra or seen_varying or not asked)
         for x, v in extra.items():
             value[x] = v
     open_cells = [x for x in range(problem.cells) if value[x] == undecided]
-    proved = "deduction" + (f", then SAT proved {len(extra)} more cell(s) the same in every solution" if extra else "")
+    proved = "deduction" + (f", then {prover.NAME.upper()} proved {len(extra)} more cell(s) the same in every solution"
+                            if extra else "")
     if not quick and _past(deadline):
         # no group would be counted now, and on a large board making them takes a while: the
         # bound is what SAT saw (two solutions that differ, or one), without them

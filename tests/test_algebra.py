@@ -522,9 +522,10 @@ def test_solve_uses_algebra_first_on_full_status():
 
 @pytest.mark.parametrize("shape", [(1, 14), (14, 1), (2, 8), (8, 2), (4, 5)])
 def test_count_with_and_without_python_sat_agree(monkeypatch, shape):
-    """With python-sat, count proves the cells every solution shares and enumerates groups by SAT
-    first; without it, deduction and backtracking alone. Same counts, same probabilities, and with
-    SAT the cells it names as varying are those whose probability is neither 0 nor 1."""
+    """With python-sat, count proves the cells every solution shares by SAT and enumerates groups
+    by SAT first; without it, proves them by MILP and enumerates by backtracking. Same counts,
+    same probabilities, and either way the cells named as varying are those whose probability is
+    neither 0 nor 1."""
     from recon import counting as count_module
     from recon.engines import sat
 
@@ -544,9 +545,9 @@ def test_count_with_and_without_python_sat_agree(monkeypatch, shape):
         assert with_sat.exact and without.exact and with_sat.count == without.count == sum(1 for _ in backtrack.iter_solutions(problem))
         assert with_sat.probabilities == without.probabilities == by_super_cells.probabilities
         assert by_super_cells.count == with_sat.count and by_super_cells.exact
-        assert without.varying is None
         varying = sorted((r, c) for r, row in enumerate(with_sat.probabilities) for c, p in enumerate(row) if 0 < p < 1)
-        assert with_sat.varying == varying == by_super_cells.varying
+        assert with_sat.varying == without.varying == varying == by_super_cells.varying
+        assert "SAT proved" not in without.method
         seen += with_sat.count > 1
     assert seen >= 5
 
@@ -568,8 +569,7 @@ def test_count_ambiguous_keeps_the_lower_bound_solve_proved_and_names_the_varyin
     assert not counted.exact and counted.count >= 6 and "lower bound" in counted.reason
     every = np.array([np.frombuffer(b, dtype=bool).reshape(2, 8) for b in brute_force(status(field), known)])
     assert len(every) > 6
-    if sat.AVAILABLE:
-        assert counted.varying == [tuple(int(v) for v in rc) for rc in np.argwhere(every.min(axis=0) != every.max(axis=0))]
+    assert counted.varying == [tuple(int(v) for v in rc) for rc in np.argwhere(every.min(axis=0) != every.max(axis=0))]
     with pytest.raises(ValueError, match="several solutions"):
         unique = make_problem(status(rng.random((3, 4)) < 0.5))  # 3x4: neither side is 2 mod 3, one solution
         count_ambiguous(unique, solve(unique))
@@ -587,20 +587,19 @@ def _two_clues_apart(shape):
 @pytest.mark.parametrize("shape", [(1, 20), (20, 1)])
 def test_count_past_its_limit_is_a_true_lower_bound(monkeypatch, shape):
     """Two groups of 3 solutions each (a clue 1 near each end) and 14 free cells between: past a
-    limit of 1 per group the count is a lower bound, never above the truth (9 x 2**14), and with
-    python-sat at least 2 per group (SAT saw cells of each vary)."""
+    limit of 1 per group the count is a lower bound, never above the truth (9 x 2**14): at least 2
+    per group, as SAT's backbone (or MILP's, without python-sat) saw cells of each vary."""
     from recon import counting as count_module
     from recon.engines import sat
 
     problem = _two_clues_apart(shape)
     truth = count_solutions(problem)
     assert truth.exact and truth.count == 9 * 2**14 and truth.groups == 2
-    stopped = count_solutions(problem, limit=1, super_cells=False)
-    assert not stopped.exact and stopped.count <= truth.count
-    if sat.AVAILABLE:
-        assert stopped.count == 4 * 2**14 and stopped.varying is not None and len(stopped.varying) == 6 + 14
-    monkeypatch.setattr(count_module.sat, "AVAILABLE", False)
-    assert count_solutions(problem, limit=1, super_cells=False).count == 2**14
+    for available in (sat.AVAILABLE, False):  # SAT's backbone, then MILP's
+        monkeypatch.setattr(count_module.sat, "AVAILABLE", available)
+        stopped = count_solutions(problem, limit=1, super_cells=False)
+        assert not stopped.exact and stopped.count == 4 * 2**14 < truth.count
+        assert stopped.varying is not None and len(stopped.varying) == 6 + 14
 
 
 @pytest.mark.parametrize("shape", [(1, 20), (20, 1), (2, 20)])
@@ -608,7 +607,7 @@ def test_groups_reached_past_the_deadline_are_not_counted_but_bound_below(monkey
     """Two groups (a clue 1 near each end) and free cells between. Past the deadline no group is
     made or counted (on a large board that alone took a while): the count is a lower bound of 0,
     and the quick pass gives up at once. A deadline passing while the first group is counted
-    leaves the second uncounted: at least 2 for it when SAT saw its cells vary, else 0. With
+    leaves the second uncounted: at least 2 for it, as SAT (or MILP) saw its cells vary. With
     time, the same groups count exactly."""
     import time
 
@@ -638,19 +637,21 @@ def test_groups_reached_past_the_deadline_are_not_counted_but_bound_below(monkey
 
     monkeypatch.setattr(count_module, "_enumerate_group", then_late)
     n, exact, _, _, _, groups = count_module._by_groups(problem, search, 100, deadline)
-    assert not exact and groups == 2 and n == (each * 2 * 2**free if sat.AVAILABLE else 0)
+    assert not exact and groups == 2 and n == each * 2 * 2**free
 
 
-def test_count_names_no_varying_cells_without_a_solution(monkeypatch):
-    """A backbone that proves nothing either way (what SAT answers when there is no solution)
-    leaves the varying cells unknown (None), rather than calling every open cell varying."""
-    from recon.engines import sat
+@pytest.mark.parametrize("by_sat", [True, False])
+def test_count_names_no_varying_cells_without_a_solution(monkeypatch, by_sat):
+    """A backbone that proves nothing either way (what SAT or MILP answers when there is no
+    solution) leaves the varying cells unknown (None), rather than calling every open cell varying."""
+    from recon.engines import milp, sat
 
-    if not sat.AVAILABLE:
+    if by_sat and not sat.AVAILABLE:
         pytest.skip("python-sat is not installed")
+    monkeypatch.setattr(sat, "AVAILABLE", by_sat)
     clues = np.zeros((1, 6), np.uint8)
     known = np.zeros((1, 6), bool)
     clues[0, 1], known[0, 1] = 1, True  # r1c1..r1c3 hold one mine: open cells to ask about
     assert count_solutions(make_problem(clues, known), super_cells=False).varying == [(0, x) for x in range(6)]
-    monkeypatch.setattr(sat, "backbone", lambda problem, cells, deadline=None: ({}, set(), True))
+    monkeypatch.setattr(sat if by_sat else milp, "backbone", lambda problem, cells, deadline=None, values=None: ({}, set(), True))
     assert count_solutions(make_problem(clues, known), super_cells=False).varying is None

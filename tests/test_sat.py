@@ -347,11 +347,27 @@ def test_a_local_witness_that_is_not_a_second_solution_is_an_error():
         witness._check(moved, 7, (0, 4, 0, 5))  # differs near clue 7, but breaks other clues
 
 
-@needs_sat
+def _milp_backbone(problem, asked, deadline=None):
+    """MILP's backbone, told the values of some cells every solution shares (as a deduction
+    would tell it) when the problem has any."""
+    from recon.engines import milp
+
+    every = np.array([np.frombuffer(b, dtype=bool) for b in brute_force(problem.clues, problem.known)]
+                     or np.zeros((0, problem.cells), bool))
+    values = np.full(problem.cells, -1)
+    if len(every) and problem.mines is None:
+        shared = np.flatnonzero(every.min(axis=0) == every.max(axis=0))[::2]
+        values[shared] = every[0, shared]
+    return milp.backbone(problem, asked, deadline, values=values)
+
+
+@pytest.mark.parametrize("backbone", [pytest.param(sat.backbone, marks=needs_sat, id="sat"),
+                                      pytest.param(_milp_backbone, id="milp")])
 @pytest.mark.parametrize("shape", SHAPES)
-def test_backbone_is_exactly_the_cells_every_solution_shares(shape):
-    """sat.backbone proves a cell certain exactly when every solution (brute force) has its value,
-    and names every other cell asked as varying; with no solution it proves nothing."""
+def test_backbone_is_exactly_the_cells_every_solution_shares(shape, backbone):
+    """sat.backbone and milp.backbone prove a cell certain exactly when every solution (brute
+    force) has its value, and name every other cell asked as varying, with a total too; with no
+    solution they prove nothing."""
     rng = np.random.default_rng(sum(shape) * 11 + shape[1])
     for _ in range(12):
         field = rng.random(shape) < rng.uniform(0.2, 0.7)
@@ -360,12 +376,14 @@ def test_backbone_is_exactly_the_cells_every_solution_shares(shape):
         if rng.random() < 0.15:
             clues = clues.copy()
             clues.flat[int(rng.integers(clues.size))] ^= 1  # often no solution
-        every = [np.frombuffer(b, dtype=bool).reshape(shape) for b in brute_force(clues, known)]
+        mines = int(field.sum()) if rng.random() < 0.3 else None
+        every = [f for f in (np.frombuffer(b, dtype=bool).reshape(shape) for b in brute_force(clues, known))
+                 if mines is None or f.sum() == mines]
         asked = [x for x in range(clues.size) if rng.random() < 0.8]
-        fixed, varying, complete = sat.backbone(make_problem(clues, known), asked)
+        fixed, varying, complete = backbone(make_problem(clues, known, mines=mines), asked)
         assert complete
         if not every:
-            assert fixed == {} and varying == set() or not every
+            assert fixed == {} and varying == set()
             continue
         same = {x for x in asked if len({int(f.flat[x]) for f in every}) == 1}
         assert set(fixed) == same and {x: int(every[0].flat[x]) for x in same} == fixed
@@ -411,11 +429,14 @@ def test_a_large_model_under_a_deadline_answers_as_without_one(monkeypatch, shap
     assert sat._limited_solver(len(cells), None)[1] is True  # no deadline: Gluecard, as ever
 
 
-@needs_sat
-def test_backbone_out_of_time_says_so():
+@pytest.mark.parametrize("engine", [pytest.param("sat", marks=needs_sat), "milp"])
+def test_backbone_out_of_time_says_so(engine):
+    from recon.engines import milp
+
     field = random_field(30, 30, 50, np.random.default_rng(1))
     known = np.random.default_rng(2).random((30, 30)) < 0.3
-    fixed, varying, complete = sat.backbone(make_problem(status(field), known), range(900), deadline=0.0)
+    backbone = sat.backbone if engine == "sat" else milp.backbone
+    fixed, varying, complete = backbone(make_problem(status(field), known), range(900), deadline=0.0)
     assert not complete and fixed == {} and varying == set()
 
 

@@ -24,7 +24,7 @@ import warnings
 
 import numpy as np
 
-from ..model import OPEN, Problem, constraint_matrix, impossible_clue_reason
+from ..model import OPEN, Problem, constraint_matrix, impossible_clue_reason, is_solution
 from ..result import EngineError, Result, Verdict
 
 NAME = "milp"
@@ -91,6 +91,119 @@ def _child(send, args, kwargs) -> None:
     send.close()
 
 
+def _model(problem: Problem, values=None):
+    """(A, b, lower bounds, upper bounds): A x = b holds the known clues (and the total, a row of
+    ones); a fixed cell, or one whose value `values` gives (0 or 1), has both bounds at it."""
+    import scipy.sparse as sp
+
+    n = problem.cells
+    a = constraint_matrix(problem.shape, problem.known).astype(np.float64)
+    b = problem.clues[problem.known].astype(np.float64)
+    low, high = np.zeros(n), np.ones(n)
+    if problem.fixed is not None:
+        given_cells = problem.fixed.ravel() != OPEN
+        low[given_cells] = high[given_cells] = problem.fixed.ravel()[given_cells]
+    if values is not None:
+        values = np.asarray(values)
+        settled = (values == 0) | (values == 1)
+        low[settled] = high[settled] = values[settled]
+    if problem.mines is not None:
+        a = sp.vstack([a, sp.csr_array(np.ones((1, n)))]).tocsr()
+        b = np.append(b, float(problem.mines))
+    return a, b, low, high
+
+
+def _options(deadline: float | None) -> dict[str, object] | None:
+    """HiGHS's options for a solve proved to zero gap, within what is left before the deadline
+    (None: nothing is left)."""
+    options: dict[str, object] = {"disp": False, "presolve": True, "mip_rel_gap": 0.0}
+    if deadline is not None:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
+        # HiGHS overruns its own limit by a few tenths of a second (docs/performance.md,
+        # "Time limits"): it is given less, so that the engine keeps the caller's
+        options["time_limit"] = max(remaining - HIGHS_OVERRUN, remaining / 4)
+        options.update(DEADLINE_OPTIONS)
+    return options
+
+
+def _proved_optimal(res, goal: np.ndarray, reference: np.ndarray) -> bool:
+    """Is the optimum res found, agreeing with the reference, proved: status optimal with zero
+    gap, and the dual bound above goal @ reference - 1 (the objective is integral)?"""
+    bound = getattr(res, "mip_dual_bound", None)
+    return res.status == _OPTIMAL and (bound is None or bound > float(goal @ reference) - 0.5)
+
+
+def _point(res) -> np.ndarray:
+    """HiGHS's point as 0/1 integers; EngineError when it is not integral."""
+    x = np.rint(res.x).astype(np.int8)
+    if np.abs(res.x - x).max() > 1e-6:
+        raise EngineError("scipy.optimize.milp returned a non-integral point")
+    return x
+
+
+def backbone(problem: Problem, cells, deadline: float | None = None, values=None) -> tuple[dict[int, int], set[int], bool]:
+    """Which of these cells (flat indices) hold the same value in every solution? sat.backbone's
+    answer ({cell: value} proved, {cells} seen to vary, complete), by MILP, for an install
+    without python-sat.
+
+    One solution s first. Then, round by round, the solution that agrees least with s on the
+    cells asked and not yet seen to vary (the uniqueness solve's objective, on those cells
+    alone): where it differs from s, cells vary; an optimum that agrees with s on all of them,
+    proved, proves each the same in every solution. Few rounds, as each finds the most cells
+    that differ at once. values: cell values already known (a deduction), set as bounds. At the
+    deadline: nothing proved, the cells seen to vary, not complete. No solution: nothing proved,
+    complete."""
+    from scipy.optimize import Bounds, LinearConstraint
+
+    if impossible_clue_reason(problem):
+        return {}, set(), True
+    n = problem.cells
+    a, b, low, high = _model(problem, values)
+    if (low > high).any():
+        return {}, set(), True
+    kwargs = {"constraints": [LinearConstraint(a, b, b)] if a.shape[0] else [], "integrality": np.ones(n),
+              "bounds": Bounds(low, high)}
+    candidates = {int(x) for x in cells}
+    varying: set[int] = set()
+    first = None
+    while True:
+        options = _options(deadline)
+        if options is None:
+            return {}, varying, False
+        goal = np.zeros(n)
+        if first is not None:
+            asked = np.array(sorted(candidates), dtype=np.intp)
+            goal[asked] = 2.0 * first[asked] - 1.0  # agreement with s on them, up to a constant
+        res = _highs(deadline, n, goal, options=options, **kwargs)
+        if res is None or (res.status == _LIMIT and res.x is None):
+            return {}, varying, False
+        if res.status == _INFEASIBLE and first is None:
+            return {}, set(), True
+        if res.status not in (_OPTIMAL, _LIMIT):
+            raise EngineError(f"scipy.optimize.milp failed: status {res.status}: {res.message}")
+        x = _point(res)
+        if not is_solution(x.reshape(problem.shape), problem):
+            raise EngineError("scipy.optimize.milp returned a point that breaks a clue")
+        if first is None:
+            first = x
+            if not candidates:
+                return {}, varying, True
+            continue
+        differ = {int(y) for y in np.flatnonzero(x != first)}
+        varying |= differ
+        if res.status == _LIMIT:
+            return {}, varying, False
+        if not differ & candidates:
+            if not _proved_optimal(res, goal, first):
+                return {}, varying, False
+            return {x: int(first[x]) for x in candidates}, varying, True
+        candidates -= differ
+        if not candidates:
+            return {}, varying, True
+
+
 def no_good_cut(solution: np.ndarray) -> tuple[np.ndarray, float]:
     """Return (row, lower bound) of the linear cut that excludes exactly this 0/1 solution."""
     s = solution.ravel().astype(np.int8)
@@ -124,17 +237,9 @@ def solve(
     if reason:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
 
-    a = constraint_matrix(problem.shape, problem.known).astype(np.float64)
-    b = problem.clues[problem.known].astype(np.float64)
+    a, b, low, high = _model(problem)
     integrality = np.ones(n)
-    low, high = np.zeros(n), np.ones(n)
-    if problem.fixed is not None:  # a fixed cell: both bounds at its value
-        given_cells = problem.fixed.ravel() != OPEN
-        low[given_cells] = high[given_cells] = problem.fixed.ravel()[given_cells]
     bounds = Bounds(low, high)
-    if problem.mines is not None:  # the total: one row of ones
-        a = sp.vstack([a, sp.csr_array(np.ones((1, n)))]).tocsr()
-        b = np.append(b, float(problem.mines))
     objective = np.zeros(n)
 
     solutions: list[np.ndarray] = []
@@ -149,16 +254,10 @@ def solve(
     exhausted = False
     timed_out = False
     while len(solutions) < limit:
-        options: dict[str, object] = {"disp": False, "presolve": True, "mip_rel_gap": 0.0}
-        if time_limit is not None:
-            remaining = time_limit - (time.perf_counter() - start)
-            if remaining <= 0:
-                timed_out = True
-                break
-            # HiGHS overruns its own limit by a few tenths of a second (docs/performance.md,
-            # "Time limits"): it is given less, so that the engine keeps the caller's
-            options["time_limit"] = max(remaining - HIGHS_OVERRUN, remaining / 4)
-            options.update(DEADLINE_OPTIONS)
+        options = _options(deadline)
+        if options is None:
+            timed_out = True
+            break
         constraints = [LinearConstraint(a, b, b)] if a.shape[0] else []
         # Solutions known: ask for the one farthest from the first, the others cut off. The
         # optimum is the first itself exactly when no solution outside the known ones exists.
@@ -187,16 +286,10 @@ def solve(
                 break
         elif res.status != _OPTIMAL:
             raise EngineError(f"scipy.optimize.milp failed: status {res.status}: {res.message}")
-        x = np.rint(res.x).astype(np.int8)
-        if np.abs(res.x - x).max() > 1e-6:
-            raise EngineError("scipy.optimize.milp returned a non-integral point")
-        field = x.reshape(problem.shape).astype(bool)
+        field = _point(res).reshape(problem.shape).astype(bool)
         if farthest and np.array_equal(field.ravel(), reference):
-            # The best found agrees everywhere. Unique only if that optimum is proved: status
-            # optimal with zero gap, and the dual bound above sum(s) - 1 (the objective is integral).
-            bound = getattr(res, "mip_dual_bound", None)
-            proved = res.status == _OPTIMAL and (bound is None or bound > float(goal @ reference) - 0.5)
-            if proved:
+            # The best found agrees everywhere: unique only if that optimum is proved.
+            if _proved_optimal(res, goal, reference):
                 exhausted = True
             else:
                 timed_out = True
