@@ -118,6 +118,8 @@ def test_case_splits_hold_against_an_independent_engine(tmp_path, rows, cols, se
     solution, and that no solution gives a cell a split fixes the other value."""
     from recon.cli import read_problem
 
+    pytest.importorskip("pysat")
+
     path = tmp_path / "p.txt"
     code, _, _ = run("generate", str(rows), str(cols), "40", "--puzzle", "--difficulty", "search", "--seed", str(seed),
                      "--out", str(path))

@@ -598,6 +598,8 @@ def test_play_without_a_terminal_says_so_and_exits_2():
     wait for ever unseen, so recon play refuses at once."""
     import subprocess
 
+    pytest.importorskip("textual")
+
     game = _recon("play", "--rows", "5", "--cols", "6", "--mines", "3", stdin=subprocess.DEVNULL,
                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, err = game.communicate(timeout=60)
@@ -611,6 +613,7 @@ def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q(rows, cols, mi
     terminal, then q ends the game with status 0. Once a game started, its board goes to stdout
     as a Tatham Mines game ID, which `recon play` reads back; with more mines than his Mines takes
     (2x6 with 4: at most 3), the note on the terminal says it plays only in recon."""
+    pytest.importorskip("textual")
     import os
     import subprocess
 
@@ -755,6 +758,7 @@ def test_q_quits_while_a_large_no_guess_board_is_being_made():
     """A 300x300 no-guess board at 30 % takes over half a minute to make; the screen says so, and
     q ends the game at once (it waited for the board, with no word on the screen), printing no
     board, since none was played."""
+    pytest.importorskip("textual")
     import os
     import subprocess
     import time
