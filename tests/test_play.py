@@ -642,6 +642,7 @@ def test_play_in_a_pseudo_terminal_draws_the_board_and_quits_on_q(rows, cols, mi
             assert out == ""
     finally:
         game.kill()
+        game.wait()  # (a game left unreaped warns in whichever test runs next)
         game.stdout.close()
         os.close(master)
 
@@ -781,6 +782,7 @@ def test_q_quits_while_a_large_no_guess_board_is_being_made():
         assert game.returncode == 0 and out == ""
     finally:
         game.kill()
+        game.wait()  # (a game left unreaped warns in whichever test runs next)
         game.stdout.close()
         os.close(master)
 
@@ -808,6 +810,7 @@ def test_autoplay_stops_at_once_on_a_signal_and_leaves_no_worker(signal_name, co
         _, err = run_.communicate(timeout=20)
     finally:
         run_.kill()
+        run_.wait()
     assert run_.returncode == code and words in err.decode(), err
     time.sleep(0.5)
     for child in children:
