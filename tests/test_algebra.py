@@ -525,7 +525,7 @@ def test_count_with_and_without_python_sat_agree(monkeypatch, shape):
     """With python-sat, count proves the cells every solution shares by SAT and enumerates groups
     by SAT first; without it, proves them by MILP and enumerates by backtracking. Same counts,
     same probabilities, and either way the cells named as varying are those whose probability is
-    neither 0 nor 1."""
+    neither 0 nor 1; with a total too."""
     from recon import counting as count_module
     from recon.engines import sat
 
@@ -536,13 +536,15 @@ def test_count_with_and_without_python_sat_agree(monkeypatch, shape):
     for _ in range(25):
         field = rng.random(shape) < 0.45
         known = rng.random(shape) < 0.45
-        problem = make_problem(status(field), known)
+        mines = int(field.sum()) if rng.random() < 0.3 else None
+        problem = make_problem(status(field), known, mines=mines)
+        truth = sum(1 for f in backtrack.iter_solutions(make_problem(status(field), known)) if mines in (None, f.sum()))
         with_sat = count_solutions(problem, probabilities=True, super_cells=False)
         with monkeypatch.context() as patch:
             patch.setattr(count_module.sat, "AVAILABLE", False)
             without = count_solutions(problem, probabilities=True, super_cells=False)
         by_super_cells = count_solutions(problem, probabilities=True)  # an independent third way
-        assert with_sat.exact and without.exact and with_sat.count == without.count == sum(1 for _ in backtrack.iter_solutions(problem))
+        assert with_sat.exact and without.exact and with_sat.count == without.count == truth
         assert with_sat.probabilities == without.probabilities == by_super_cells.probabilities
         assert by_super_cells.count == with_sat.count and by_super_cells.exact
         varying = sorted((r, c) for r, row in enumerate(with_sat.probabilities) for c, p in enumerate(row) if 0 < p < 1)
