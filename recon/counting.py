@@ -306,8 +306,8 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
     value = list(search.value)
     undecided = backtrack._UNDECIDED
     extra: dict[int, int] = {}
-    seen_varying: set[int] = set()  # cells SAT saw take both values
-    known_all = False  # did SAT settle every open cell (certain or varying)?
+    seen_varying: set[int] = set()  # cells the backbone saw take both values
+    known_all = False  # did the backbone settle every open cell (certain or varying)?
     prover = sat if sat.AVAILABLE else milp  # (MILP where python-sat is not installed)
     if not quick and sat.takes_total(problem):
         # cells the same in every solution, proved by SAT (or MILP), are fixed too: the groups
@@ -331,7 +331,7 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
                             if extra else "")
     if not quick and _past(deadline):
         # no group would be counted now, and on a large board making them takes a while: the
-        # bound is what SAT saw (two solutions that differ, or one), without them
+        # bound is what the backbone saw (two solutions that differ, or one), without them
         return (2 if seen_varying else int(bool(extra)), False, None, proved + ", then the time limit ran out",
                 [divmod(x, cols) for x in open_cells] if known_all else None, 0)
     # open clue equations, and groups of open cells joined by them
@@ -386,7 +386,7 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
             hows.add(how)
         by_mines.append((cells, per_k))
         if not complete and seen_varying:
-            # SAT found solutions (so every group has one), and two that differ in this group
+            # the backbone found solutions (so every group has one), and two that differ in this group
             # if one of its cells was seen to vary: a better lower bound than those listed so far
             count = max(count, 2 if seen_varying.intersection(cells) else 1)
         total *= count

@@ -161,8 +161,6 @@ def backbone(problem: Problem, cells, deadline: float | None = None, values=None
         return {}, set(), True
     n = problem.cells
     a, b, low, high = _model(problem, values)
-    if (low > high).any():
-        return {}, set(), True
     kwargs = {"constraints": [LinearConstraint(a, b, b)] if a.shape[0] else [], "integrality": np.ones(n),
               "bounds": Bounds(low, high)}
     candidates = {int(x) for x in cells}
