@@ -942,7 +942,10 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     else:
         noun = "solution" if counted.count == 1 else "solutions"
         number = decimal_text(counted.count)
-        text = f"{number} {noun}\n" if counted.exact else f"at least {number} {noun}\n"
+        if counted.exact:
+            text = f"{number} {noun}\n"
+        else:
+            text = f"at least {number} {noun}\n" if counted.count else "undecided: no solution found in time\n"
         if probs is not None and args.probabilities:
             text += "".join(" ".join(facts(p)[3] for p in row) + "\n" for row in probs)
     emit(text, args.out, stdout)
@@ -961,12 +964,14 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 decided = known.decided if known.decided is not None else np.zeros(problem.shape, dtype=bool)
                 partial = known.partial if known.partial is not None else np.zeros(problem.shape, dtype=bool)
                 size = render.draw_probabilities(args.picture, problem, None,
-                                                 f"at least {decimal_text(counted.count)} solutions: the count did not finish",
+                                                 f"at least {decimal_text(counted.count)} solutions: the count did not finish"
+                                                 if counted.count else "no solution found in time",
                                                  decided, partial.astype(int))
         except render.MissingDependency as err:
             raise UsageError(str(err)) from None
         stderr.write(f"wrote {args.picture} ({size[0]}x{size[1]} px)\n")
-    summary = f"{'exact' if counted.exact else 'lower bound'}, by {counted.method}; {counted.seconds:.3g} s"
+    verdict = "exact" if counted.exact else "lower bound" if counted.count else "undecided"
+    summary = f"{verdict}, by {counted.method or 'nothing: the time limit came first'}; {counted.seconds:.3g} s"
     n = counted.count
     if n.bit_length() > 64 and n & (n - 1) == 0:
         summary += f"; the count is 2^{n.bit_length() - 1}"

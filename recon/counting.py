@@ -219,7 +219,9 @@ def count_solutions(
     reason = None
     if exhausted and n and probabilities and problem.cells <= PROBABILITY_CELLS:
         probs = [[tally[r][c] for c in range(cols)] for r in range(rows)]
-    if not exhausted:
+    if not exhausted and not n:  # a bound of 0 says nothing: the status may have no solution
+        reason = "no solution was found in time, so there is no lower bound"
+    elif not exhausted:
         reason = (
             f"a group had more than {limit} solutions" + (" or the time limit ran out" if time_limit else "")
             + f": at least {n} (a lower bound)"
