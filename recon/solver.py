@@ -82,12 +82,13 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
         names = [engine]
     elif engine == "auto":
         if "mines" in conditions(problem):
-            # a total: the engines that take it, each checking the other; SAT only where the
-            # total's open cells are few (sat.TOTAL_OPEN_CELLS), trimming then checks MILP
+            # a total: SAT where the total's open cells are few (sat.TOTAL_OPEN_CELLS), MILP
+            # checking it; else deduction and a search that counts the total, MILP checking it
+            # (and deciding where the search does not), and trimming, which reasons with the total
             if available(sat.NAME) and sat.takes_total(problem):
                 names = [sat.NAME, milp.NAME]
             else:
-                names = [milp.NAME, trim.NAME]
+                names = [hybrid.NAME, milp.NAME, trim.NAME]
             return names if problem.cells <= CROSSCHECK_CELLS else names[:1]
         if problem.is_full and not problem.has_conditions:
             # exact algebra is the fastest (bench/bench_algebra.py); backtracking, a search that
@@ -258,8 +259,11 @@ def solve(
     start = time.perf_counter()
     results: dict[str, Result] = {}
     fallback = engine == "auto" and names[0] == hybrid.NAME
+    total = problem.mines is not None
     if fallback and len(names) == 1:
-        names.append(checker())  # large puzzle: the checker runs only if hybrid does not decide
+        # large puzzle: the checker runs only if hybrid does not decide (MILP for a total: SAT
+        # does not take one this large)
+        names.append(milp.NAME if total else checker())
     if case_split and trim.NAME not in names:
         names.append(trim.NAME)  # the explanation is trimming's proof
     for i, name in enumerate(names):
@@ -277,7 +281,8 @@ def solve(
             options["cases"] = True  # (with several solutions no split can finish the proof)
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
-            options["search_cells"] = 0 if names[1] == sat.NAME else LEAD_SEARCH_CELLS
+            # (with a total, most open cells are seen by it alone: the search places them in turn)
+            options["search_cells"] = None if total else 0 if names[1] == sat.NAME else LEAD_SEARCH_CELLS
         elif fallback and lead.verdict is Verdict.UNDECIDED:
             pass  # the checker decides, with what is left of the time limit
         elif fallback and problem.cells > CROSSCHECK_CELLS and name != trim.NAME:

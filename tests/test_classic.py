@@ -127,9 +127,10 @@ def test_a_beginner_board_with_its_total_is_counted_and_checked_independently(tm
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_total_over_many_open_cells_is_solved_and_counted_without_sat(monkeypatch, shape):
-    """Past sat.TOTAL_OPEN_CELLS open cells (here every board is past it) `auto` leads with MILP,
-    checked by trimming, and the count leaves SAT out, and both still equal brute force: SAT
-    with a large total ran for minutes past its time limit on 50x50 boards."""
+    """Past sat.TOTAL_OPEN_CELLS open cells (here every board is past it) `auto` leads with
+    deduction and the search that counts the total (hybrid), checked by MILP and trimming, and the
+    count leaves SAT out, and both still equal brute force: SAT with a large total ran for
+    minutes past its time limit on 50x50 boards."""
     from recon import counting
     from recon.engines import sat
     from recon.solver import plan
@@ -149,11 +150,12 @@ def test_a_total_over_many_open_cells_is_solved_and_counted_without_sat(monkeypa
         mines = int(field.sum())
         truth, _ = brute_force(cells, mines)
         problem = board_problem(cells, mines)
-        assert plan(problem, "auto")[0] == "milp" and "sat" not in plan(problem, "auto")
+        assert plan(problem, "auto") == ["hybrid", "milp", "trim"]
         assert count_solutions(problem).count == truth
         result = solve(problem)
         assert result.verdict is (Verdict.UNIQUE if truth == 1 else Verdict.MULTIPLE)
         assert all(int(f.sum()) == mines for f in result.solutions)
+        assert result.engines["hybrid"].verdict is result.verdict and result.engines["hybrid"].grade is None
         seen.add(truth == 1)
     assert seen == {True, False} and asked == []
 

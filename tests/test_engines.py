@@ -413,3 +413,33 @@ def test_hybrid_grades_contradictions_and_solutions_as_trim_does(monkeypatch):
             assert (got.verdict, got.grade) == (expected.verdict, expected.grade), (clues, known)
             seen[(expected.verdict, expected.grade)] += 1
     assert {(Verdict.NONE, "basic"), (Verdict.NONE, "advanced"), (Verdict.UNIQUE, "advanced")} <= set(seen)
+
+
+@pytest.mark.parametrize("engine", ["backtrack", "hybrid"])
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4), (4, 4)])
+def test_the_searches_with_a_total_list_exactly_the_fields_of_brute_force(engine, shape):
+    """A total is one more clue over every cell in the search: with it (and cells given a value,
+    as on a classic board), backtracking and hybrid list every field brute force finds with that
+    many mines, no more, and prove none where the total cannot be met (one more or fewer mines
+    than any fitting field, or more than the cells)."""
+    rng = np.random.default_rng(sum(shape) * 7 + len(engine))
+    verdicts = set()
+    for _ in range(40):
+        field = rng.random(shape) < rng.uniform(0.1, 0.7)
+        known = rng.random(shape) < rng.uniform(0.0, 1.4)  # a full status about a third of the time
+        fixed = np.where(rng.random(shape) < 0.2, field.astype(np.int8), -1).astype(np.int8)
+        every = [np.frombuffer(b, dtype=bool).reshape(shape) for b in brute_force(status(field), known)]
+        every = [f for f in every if ((f == fixed) | (fixed < 0)).all()]
+        for mines in {int(field.sum()), int(field.sum()) + 1, int(rng.integers(0, field.size + 2))}:
+            truth = {f.tobytes() for f in every if f.sum() == mines}
+            problem = make_problem(status(field), known, fixed, mines=mines) if mines <= field.size else None
+            if problem is None:
+                continue
+            result = ENGINES[engine](problem, limit=len(truth) + 1)
+            assert result.count_exact and keys(result.solutions) == truth, (shape, mines)
+            assert result.verdict is (Verdict.NONE, Verdict.UNIQUE)[len(truth)] if len(truth) < 2 else Verdict.MULTIPLE
+            assert result.grade is None
+            if not truth:
+                assert result.reason
+            verdicts.add(result.verdict)
+    assert verdicts == {Verdict.NONE, Verdict.UNIQUE, Verdict.MULTIPLE}

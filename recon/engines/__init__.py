@@ -40,8 +40,8 @@ FULL_ONLY = (algebra.NAME,)
 #: mines ("mines"), as a classic Minesweeper board has them (`recon.classic`).
 TAKES = {
     algebra.NAME: frozenset(),
-    backtrack.NAME: frozenset({"fixed"}),
-    hybrid.NAME: frozenset({"fixed"}),
+    backtrack.NAME: frozenset({"fixed", "mines"}),
+    hybrid.NAME: frozenset({"fixed", "mines"}),
     milp.NAME: frozenset({"fixed", "mines"}),
     sat.NAME: frozenset({"fixed", "mines"}),
     trim.NAME: frozenset({"fixed", "mines"}),

@@ -61,10 +61,22 @@ class _Search:
             for cell in cells:
                 self.cell_clues[cell].append(k)
         self.fixed = problem.fixed
-        if problem.mines is not None:
-            raise ValueError("the backtracking search does not take a total number of mines")
         self.need = [int(problem.clues[r, c]) for r, c in clue_rc]
         self.free = [len(cells) for cells in self.clue_cells]
+        # A total is one more clue, over every cell, after the real ones: the same bounds prune
+        # and force with it. It is never the clue a guess is taken from (choose).
+        self.clues = len(self.need)
+        self.total = problem.mines
+        if problem.mines is not None:
+            self.clue_cells.append(list(range(self.n)))
+            for cells in self.cell_clues:
+                cells.append(self.clues)
+            self.need.append(int(problem.mines))
+            self.free.append(self.n)
+        self.closed_mark: int | None = None  # trail length from which every real clue has its mines
+        # (trail length, the real clues in order that may still have open cells from there on):
+        # choose scans the last, not every clue; undo drops what no longer holds
+        self.open_clues: list[tuple[int, list[int]]] = [(0, list(range(self.clues)))]
         self.value = [_UNDECIDED] * self.n
         self.level = [0] * self.n  # the guess depth at which a cell was set
         self.why = [-1] * self.n  # the clue that forced a cell, or -1 for a guess
@@ -82,9 +94,13 @@ class _Search:
 
     def describe_conflict(self, k: int) -> str:
         """Say in words why clue k cannot be met in the current state."""
-        r, c = self.clue_rc[k]
         need, free = self.need[k], self.free[k]
         total = need + sum(self.value[i] == 1 for i in self.clue_cells[k])
+        if k == self.clues:
+            if need < 0:
+                return f"the total of {total} mines is exceeded: the cells already hold {total - need}"
+            return f"the total of {total} mines cannot be reached: {need} more are needed but only {free} cell(s) are open"
+        r, c = self.clue_rc[k]
         where = f"clue {cell_name(r, c)} = {total}"
         if need < 0:
             return f"{where} is exceeded: its window already holds {total - need} mines"
@@ -174,6 +190,10 @@ class _Search:
     def undo(self, mark: int) -> None:
         """Undo every assignment made after the trail had length mark."""
         value, need, free, trail, cell_clues = self.value, self.need, self.free, self.trail, self.cell_clues
+        if self.closed_mark is not None and mark < self.closed_mark:
+            self.closed_mark = None
+        while self.open_clues[-1][0] > mark:
+            self.open_clues.pop()
         while len(trail) > mark:
             cell = trail.pop()
             v = value[cell]
@@ -207,10 +227,12 @@ class _Search:
     def choose(self, pos: int) -> tuple[int, int, int]:
         """Return (cell to guess, value to try first, new position in the static order); cell -1 when all are set."""
         value, order, n = self.value, self.order, self.n
-        if not self.full:
+        if not self.full and self.closed_mark is None:
             need, free = self.need, self.free
             best, best_ways = -1, 1 << 30
-            for k in range(len(free)):
+            candidates = self.open_clues[-1][1]
+            closed = 0
+            for k in candidates:
                 f = free[k]
                 if f:
                     ways = _WAYS[f][need[k]]
@@ -218,14 +240,27 @@ class _Search:
                         best, best_ways = k, ways
                         if ways == 2:
                             break
+                else:
+                    closed += 1
+            if 2 * closed > len(candidates):  # (kept in order: the clue chosen is the same)
+                self.open_clues.append((len(self.trail), [k for k in candidates if free[k]]))
             if best >= 0:
                 first = 1 if 2 * need[best] > free[best] else 0
                 for cell in self.clue_cells[best]:
                     if value[cell] == _UNDECIDED:
                         return cell, first, pos
+            if self.total is not None:
+                # the cells left are seen by the total alone, until a backtrack undoes this much
+                self.closed_mark = len(self.trail)
         while pos < n and value[order[pos]] != _UNDECIDED:
             pos += 1
-        return (order[pos], 0, pos) if pos < n else (-1, 0, n)
+        first = 0
+        if self.total is not None:
+            # the scarcer value first: once the total has its mines, or no room for empty
+            # cells, it forces every cell left at once
+            need, free = self.need[self.clues], self.free[self.clues]
+            first = 1 if 2 * need <= free else 0
+        return (order[pos], first, pos) if pos < n else (-1, 0, n)
 
     def iter_solutions(self, deadline: float | None) -> Iterator[list[int]]:
         """Yield every solution as a list of 0/1 values in row-major order."""

@@ -158,11 +158,18 @@ def solve(
         whole = np.where(before >= 0, before, fixed)
         if grade is not None and (whole >= 0).all():
             # deduced to the last cell, soundly: the one solution (the caller checks it against
-            # every clue), with no search to set up
+            # every clue), with no search to set up, unless it breaks the total
             stats.update(trimmed=int((before < 0).sum()), deduced=problem.cells)
+            seconds = time.perf_counter() - start
+            mines = int(whole.sum())
+            if problem.mines is not None and mines != problem.mines:
+                reason = (f"the clues and the cells given fix every cell, with {mines} mine(s), "
+                          f"but the total is {problem.mines}")
+                return Result(Verdict.NONE, [], True, NAME, seconds, stats, reason)
             field = whole.astype(bool).reshape(problem.shape)
-            return Result(Verdict.UNIQUE, [field], True, NAME, time.perf_counter() - start, stats, None, grade=grade)
+            return Result(Verdict.UNIQUE, [field], True, NAME, seconds, stats, None, grade=_graded(problem, grade))
         search, grade, reason = _take_fixed(search, fixed, grade, stats)
+    grade = _graded(problem, grade)
     if search is None:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
@@ -186,3 +193,9 @@ def solve(
         reason = f"time limit reached after {search.nodes} nodes of search"
     seconds = time.perf_counter() - start
     return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason, grade=grade if solutions else None)
+
+
+def _graded(problem: Problem, grade: Grade | None) -> Grade | None:
+    """The grade to report: none with a total, which the deductions here leave to the search, so
+    that trimming, which reasons with it, may grade the same board lower (`recon explain`)."""
+    return None if problem.mines is not None else grade
