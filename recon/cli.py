@@ -189,7 +189,7 @@ def _seconds(text: str) -> float:
 
 
 def _command(commands, name: str, help: str, description: str, file_help: str, classic: bool = False,
-             exits: dict[int, str] = VERDICT_EXITS) -> argparse.ArgumentParser:
+             exits: dict[int, str] = VERDICT_EXITS, max_cells: int = MAX_CELLS) -> argparse.ArgumentParser:
     """Add a subcommand that reads FILE, with its exit statuses in its help."""
     parser = commands.add_parser(
         name,
@@ -199,7 +199,7 @@ def _command(commands, name: str, help: str, description: str, file_help: str, c
         formatter_class=HelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help=file_help)
-    _max_cells_option(parser)
+    _max_cells_option(parser, max_cells)
     if classic:
         parser.add_argument("--classic", action="store_true",
                             help="FILE is a classic Minesweeper board: 0-8 opened (counting the 8 neighbours), ? covered, * a mine")
@@ -212,9 +212,14 @@ def _command(commands, name: str, help: str, description: str, file_help: str, c
     return parser
 
 
-def _max_cells_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--max-cells", metavar="N", type=_whole("N", 1), default=MAX_CELLS,
-                        help=f"refuse grids of more than N cells before making them (default: {MAX_CELLS:,})")
+def _max_cells_option(parser: argparse.ArgumentParser, default: int = MAX_CELLS) -> None:
+    parser.add_argument("--max-cells", metavar="N", type=_whole("N", 1), default=default,
+                        help=f"refuse grids of more than N cells before making them (default: {default:,})")
+
+
+#: explain keeps trimming's state and every deduction of the whole grid in Python objects: past
+#: this many cells that takes gigabytes (docs/performance.md, "Explain at size")
+EXPLAIN_MAX_CELLS = 1_000_000
 
 
 STATUS_FILE = "status file, or - for standard input"
@@ -298,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         "trimming stops short.",
         STATUS_FILE,
         classic=True,
+        max_cells=EXPLAIN_MAX_CELLS,
     )
     e.add_argument("--json", action="store_true", help="print the trace as one JSON object")
     _out_option(e)

@@ -83,6 +83,35 @@ def test_a_large_declared_size_is_refused_before_it_is_made_and_max_cells_raises
     assert code == 3 and out == f"{2**20000} solutions\n" and "the count is 2^20000" in err
 
 
+@pytest.mark.parametrize("shape", [(1000, 1001), (1, 1_000_001), (1_000_001, 1)])
+def test_explain_has_a_lower_cell_limit_that_max_cells_raises(tmp_path, shape):
+    """explain holds trimming's state and every deduction for the whole grid (a 1000x1000 full
+    status took 2.9 GB): its own default limit refuses a larger grid with exit 2 before solving,
+    as a Mines ID declaring it is refused before it is made; --max-cells raises it, as elsewhere."""
+    import recon.cli as cli
+
+    rows, cols = shape
+    width = 26  # a Mosaic ID of cells without a clue: its size is declared before any cell is read
+    path = tmp_path / "big.txt"
+    whole, rest = divmod(rows * cols, width)
+    path.write_text(f"{cols}x{rows}:" + "z" * whole + (chr(ord("a") + rest - 1) if rest else "") + "\n")
+    code, out, err = run("explain", str(path))
+    assert code == 2 and not out and f"{rows * cols:,} cells" in err and f"{cli.EXPLAIN_MAX_CELLS:,}" in err
+    assert "--max-cells" in err
+    if rows == 1:  # the other commands take it (one shape is enough: a million cells to count)
+        code, out, err = run("count", str(path), "--time-limit", "5")
+        assert code == 3 and "solutions" in out
+
+
+def test_explain_past_its_own_limit_runs_when_max_cells_allows(tmp_path):
+    path = tmp_path / "strip.txt"
+    path.write_text("1" * 30 + "\n")
+    code, _, err = run("explain", str(path), "--max-cells", "29")
+    assert code == 2 and "30 cells" in err
+    code, out, _ = run("explain", str(path), "--max-cells", "30")
+    assert code in (0, 3) and out.startswith("Equations")
+
+
 @pytest.mark.parametrize("rows, cols", [(100_000, 100_000), (1, 20_000_000)])
 def test_generate_refuses_a_grid_too_large_before_drawing_it(rows, cols):
     code, out, err = run("generate", str(rows), str(cols), "30")
