@@ -316,6 +316,32 @@ def test_sigterm_while_writing_removes_the_temporary_file_and_keeps_the_old_one(
     assert out.read_text() == "old\n" and not list(tmp_path.glob(".recon-*"))
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="HiGHS runs in a child on Linux only")
+def test_sigterm_stops_a_large_milp_solve_without_a_time_limit_and_its_child(tmp_path):
+    """MILP without a deadline ran HiGHS in process, which held SIGTERM off until it returned: a
+    1000x1000 classic board's solve ignored it for over an hour. Past milp.CHILD_CELLS it runs in
+    a forked child, so the command stops at once with 143, and the child with it."""
+    import signal
+    import time
+
+    board = tmp_path / "board.txt"
+    assert main(["generate", "200", "200", "--classic", "--mines", "5000", "--seed", "1", "--out", str(board)],
+                io.StringIO(), io.StringIO()) == 0
+    command = [sys.executable, "-m", "recon", "solve", str(board), "--engine", "milp", "-q"]
+    game = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(4)  # HiGHS is at work (it takes minutes on this board)
+    assert game.poll() is None
+    sent = time.perf_counter()
+    game.send_signal(signal.SIGTERM)
+    _, err = game.communicate(timeout=30)
+    assert game.returncode == 128 + signal.SIGTERM and b"terminated" in err
+    assert time.perf_counter() - sent < 10
+    with pytest.raises(ProcessLookupError):  # nothing of its session is left: the child is gone
+        for _ in range(50):
+            os.killpg(game.pid, 0)
+            time.sleep(0.1)
+
+
 def test_a_second_sigterm_while_the_first_unwinds_is_ignored(tmp_path, monkeypatch):
     """GNU timeout sends SIGTERM to the process and then to its group: the second one arrived
     while the first was being reported and ended in a traceback."""

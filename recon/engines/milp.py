@@ -36,24 +36,26 @@ HIGHS_OVERRUN = 0.3
 #: under a deadline it is off (scipy passes options it does not know to HiGHS as they are).
 DEADLINE_OPTIONS = {"mip_heuristic_run_feasibility_jump": False}
 #: ... and its rounds of cuts at the root look at it too seldom on a large model: past CHILD_CELLS
-#: cells, a solve under a deadline runs HiGHS in a forked process of its own, stopped CHILD_GRACE
-#: seconds after the deadline if it has not answered (docs/performance.md, "Time limits"). Only
-#: on Linux, and not from a daemonic process (a worker of multiprocessing's Pool or of Dask),
-#: which may have no children.
+#: cells, a solve runs HiGHS in a forked process of its own, stopped CHILD_GRACE seconds after
+#: the deadline if it has not answered (docs/performance.md, "Time limits"). Without a deadline
+#: too: HiGHS in process holds off SIGTERM and Ctrl-C until it returns, which on a large model
+#: was never. Only on Linux, and not from a daemonic process (a worker of multiprocessing's Pool
+#: or of Dask), which may have no children.
 CHILD_CELLS = 10_000
 CHILD_GRACE = 0.05
 
 
 def _highs(deadline: float | None, cells: int, *args, **kwargs):
-    """scipy's milp(*args, **kwargs); under a deadline on more than CHILD_CELLS cells, in a
-    forked child, and None when the child has not answered by the deadline (it is killed)."""
+    """scipy's milp(*args, **kwargs); on more than CHILD_CELLS cells, in a forked child, and None
+    when the child has not answered by the deadline (it is killed, as it is when the wait is
+    interrupted)."""
     import multiprocessing
 
     from scipy.optimize import milp
 
     with warnings.catch_warnings():  # (that it passes them on; an older HiGHS without the option skips it)
         warnings.filterwarnings("ignore", message="Unrecognized options detected")
-        if (deadline is None or cells <= CHILD_CELLS or not sys.platform.startswith("linux")
+        if (cells <= CHILD_CELLS or not sys.platform.startswith("linux")
                 or multiprocessing.current_process().daemon):
             return milp(*args, **kwargs)
         context = multiprocessing.get_context("fork")
@@ -65,7 +67,8 @@ def _highs(deadline: float | None, cells: int, *args, **kwargs):
         child.start()
     send.close()
     try:
-        if not receive.poll(max(deadline - time.perf_counter(), 0) + CHILD_GRACE):
+        wait = None if deadline is None else max(deadline - time.perf_counter(), 0) + CHILD_GRACE
+        if not receive.poll(wait):
             return None
         ok, answer = receive.recv()
     except EOFError:
