@@ -660,7 +660,9 @@ def result_json(result: Result, problem: Problem) -> dict[str, object]:
 
 def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Solve a status file and print the answer."""
-    problem = read_problem(args.file, args.max_cells, args)
+    # --explain holds the proof as explain does: its lower limit, unless --max-cells is given
+    limit = EXPLAIN_MAX_CELLS if args.explain and args.max_cells == MAX_CELLS else args.max_cells
+    problem = read_problem(args.file, limit, args)
     result = _solve_for_cli(problem, "solve", args, stderr)
     if result is None:
         err = args.disagreement

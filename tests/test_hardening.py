@@ -98,17 +98,27 @@ def test_explain_has_a_lower_cell_limit_that_max_cells_raises(tmp_path, shape):
     code, out, err = run("explain", str(path))
     assert code == 2 and not out and f"{rows * cols:,} cells" in err and f"{cli.EXPLAIN_MAX_CELLS:,}" in err
     assert "--max-cells" in err
+    code, out, err = run("solve", str(path), "--explain")  # and solve's --explain, which writes the same proof
+    assert code == 2 and not out and f"{cli.EXPLAIN_MAX_CELLS:,}" in err and "--max-cells" in err
     code, out, err = run("convert", str(path), "--format", "mosaic")  # the other commands take it
     assert code == 0 and out.startswith(f"{cols}x{rows}:")
 
 
-def test_explain_past_its_own_limit_runs_when_max_cells_allows(tmp_path):
+def test_explain_past_its_own_limit_runs_when_max_cells_allows(tmp_path, monkeypatch):
+    import recon.cli as cli
+
     path = tmp_path / "strip.txt"
     path.write_text("1" * 30 + "\n")
     code, _, err = run("explain", str(path), "--max-cells", "29")
     assert code == 2 and "30 cells" in err
     code, out, _ = run("explain", str(path), "--max-cells", "30")
     assert code in (0, 3) and out.startswith("Equations")
+    monkeypatch.setattr(cli, "EXPLAIN_MAX_CELLS", 29)  # solve --explain: its limit unless --max-cells is given
+    code, _, err = run("solve", str(path), "--explain")
+    assert code == 2 and "30 cells" in err and "29 cells" in err
+    code, out, err = run("solve", str(path), "--explain", "--max-cells", "30")
+    assert code in (0, 3) and "Equations" in out + err
+    assert run("solve", str(path))[0] in (0, 3)
 
 
 @pytest.mark.parametrize("rows, cols", [(100_000, 100_000), (1, 20_000_000)])
