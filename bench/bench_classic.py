@@ -8,8 +8,9 @@ classic boards). Targets: an expert board (30x16, 99 mines) half opened in < 50 
 With --solve: `solve(problem)` under "auto" (past SAT's 100 open cells: deduction and the search
 that counts the total, hybrid, checked by MILP up to 10,000 cells) against the lead of the plan it
 replaced, MILP alone (`engine="milp"`; trimming checked it up to 10,000 cells, so its time is a
-lower bound on that plan's), in the same run after one small solve each, each with --time-limit; boards half opened as above, and boards after one first click at the centre (the
-board `recon generate --classic` prints: mostly covered, a large total over cells no number sees).
+lower bound on that plan's), in the same run after one small solve each, each with --time-limit;
+boards half opened as above, and boards after one first click at the centre (the board
+`recon generate --classic` prints: mostly covered, a large total over cells no number sees).
 
 "Half opened": a random field with exactly N mines; the opening a player makes, grown from safe
 cells in random order (each opened cell with 0 opens its neighbours, as the game does) until half
@@ -38,8 +39,8 @@ def neighbours(field: np.ndarray) -> np.ndarray:
     return sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3)) - field
 
 
-def half_opened(rows: int, cols: int, mines: int, rng) -> np.ndarray:
-    """Board cells (as recon.io.classic holds them) of a game half played."""
+def half_opened(rows: int, cols: int, mines: int, rng) -> tuple[np.ndarray, int]:
+    """Board cells (as recon.io.classic holds them) of a game half played, and its mines."""
     field = np.zeros(rows * cols, dtype=bool)
     field[rng.choice(rows * cols, mines, replace=False)] = True
     field = field.reshape(rows, cols)

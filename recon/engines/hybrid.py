@@ -12,7 +12,8 @@ is exact when the search runs out. It also grades the puzzle like `recon explain
 1 fixes every cell, advanced when step 2's pairwise rules are needed and enough, elimination when
 step 2 needs elimination too, search otherwise. Backtracking alone
 can take minutes on puzzles that need the pairwise rules (bench/bench_partial.py); starting from the
-trimmed state it does not.
+trimmed state it does not. With a total (a classic board's mine count), steps 1 and 2 leave it out
+and the search takes it as one more clue over every cell; the grade is then trimming's to give.
 """
 
 from __future__ import annotations
@@ -125,9 +126,9 @@ def _take_fixed(search, fixed, grade: Grade, stats: dict):
         if search.value[x] == backtrack._UNDECIDED:
             stats["trimmed"] += 1
             bad = search.assign(x, int(fixed[x]), -1, queue)
-            if bad >= 0:  # never expected: trimming is sound
+            if bad >= 0:  # trimming is sound: only a total, which it leaves out, can break here
                 return None, Grade.ADVANCED, search.describe_conflict(bad)
-    if not search.propagate(queue):  # never expected either
+    if not search.propagate(queue):  # (likewise)
         return None, Grade.ADVANCED, search.describe_conflict(search.conflict)
     return search, grade, None
 
@@ -156,18 +157,13 @@ def solve(
     if search is not None and fixed is not None:
         before = np.array(search.value)
         whole = np.where(before >= 0, before, fixed)
-        if grade is not None and (whole >= 0).all():
+        if grade is not None and (whole >= 0).all() and problem.mines is None:
             # deduced to the last cell, soundly: the one solution (the caller checks it against
-            # every clue), with no search to set up, unless it breaks the total
+            # every clue), with no search to set up (a total, which trimming here leaves out, is
+            # checked by the search state, one more clue in it)
             stats.update(trimmed=int((before < 0).sum()), deduced=problem.cells)
-            seconds = time.perf_counter() - start
-            mines = int(whole.sum())
-            if problem.mines is not None and mines != problem.mines:
-                reason = (f"the clues and the cells given fix every cell, with {mines} mine(s), "
-                          f"but the total is {problem.mines}")
-                return Result(Verdict.NONE, [], True, NAME, seconds, stats, reason)
             field = whole.astype(bool).reshape(problem.shape)
-            return Result(Verdict.UNIQUE, [field], True, NAME, seconds, stats, None, grade=_graded(problem, grade))
+            return Result(Verdict.UNIQUE, [field], True, NAME, time.perf_counter() - start, stats, None, grade=grade)
         search, grade, reason = _take_fixed(search, fixed, grade, stats)
     grade = _graded(problem, grade)
     if search is None:
