@@ -115,13 +115,21 @@ def window_index(shape: tuple[int, int]) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _window_index(rows: int, cols: int) -> np.ndarray:
-    r, c = np.divmod(np.arange(rows * cols), cols)
-    out = np.full((rows * cols, len(WINDOW)), -1, dtype=np.int64)
+    out = windows_of((rows, cols), np.arange(rows * cols))
+    out.flags.writeable = False
+    return out
+
+
+def windows_of(shape: tuple[int, int], cells: np.ndarray) -> np.ndarray:
+    """The rows of `window_index` for some cells only (flat indices), made afresh: a few clues
+    on a large grid need not hold the whole grid's array (72 bytes a cell) in the cache."""
+    rows, cols = shape
+    r, c = np.divmod(np.asarray(cells, dtype=np.int64), cols)
+    out = np.full((len(r), len(WINDOW)), -1, dtype=np.int64)
     for i, (dr, dc) in enumerate(WINDOW):
         rr, cc = r + dr, c + dc
         inside = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
         out[inside, i] = (rr * cols + cc)[inside]
-    out.flags.writeable = False
     return out
 
 

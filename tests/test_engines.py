@@ -443,3 +443,31 @@ def test_the_searches_with_a_total_list_exactly_the_fields_of_brute_force(engine
                 assert result.reason
             verdicts.add(result.verdict)
     assert verdicts == {Verdict.NONE, Verdict.UNIQUE, Verdict.MULTIPLE}
+
+
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4)])
+def test_cells_no_clue_sees_take_every_value_once_with_or_without_a_total(shape):
+    """Once every clue has its mines, the search lists the cells no clue sees in one block (every
+    value, or every way to place the total's missing mines) instead of a guess each: each field
+    brute force finds comes out exactly once, in the order of a search guessing those cells one by
+    one (row-major, empty first; with a total, the scarcer value first)."""
+    rng = np.random.default_rng(sum(shape) * 11)
+    pairs = {True: 0, False: 0}
+    for _ in range(30):
+        field = rng.random(shape) < rng.uniform(0.1, 0.7)
+        known = np.zeros(shape, dtype=bool)
+        known.flat[rng.choice(field.size, size=int(rng.integers(0, 3)), replace=False)] = True
+        every = [np.frombuffer(b, dtype=bool).reshape(shape) for b in brute_force(status(field), known)]
+        for mines in (None, int(field.sum()), int(rng.integers(0, field.size + 1))):
+            truth = [f for f in every if mines is None or f.sum() == mines]
+            listed = list(backtrack.iter_solutions(make_problem(status(field), known, mines=mines)))
+            assert sorted(f.tobytes() for f in listed) == sorted(f.tobytes() for f in truth), (shape, mines)
+            # consecutive fields that agree where a clue sees come from one block, in its order
+            unseen = status(known) == 0
+            for a, b in zip(listed, listed[1:]):
+                if (a[~unseen] == b[~unseen]).all():
+                    mines_first = mines is not None and 2 * (mines - int(a[~unseen].sum())) <= int(unseen.sum())
+                    first, then = a[unseen].tolist(), b[unseen].tolist()
+                    assert first > then if mines_first else first < then, (shape, mines)
+                    pairs[mines_first] += 1
+    assert pairs[True] and pairs[False]

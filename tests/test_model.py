@@ -10,6 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from conftest import ODD_SHAPES
 from recon import constraint_matrix, is_solution, make_problem, status, window_sizes
+from recon.model import window_cells, window_index, windows_of
 
 
 def naive_status(field: np.ndarray) -> np.ndarray:
@@ -127,3 +128,17 @@ def test_line_matrix_is_the_1d_window(k):
 
     assert np.array_equal(line_matrix(k).toarray(), line_sums(np.eye(k, dtype=int), 0))
     assert np.array_equal(line_matrix(k).toarray(), tridiagonal_ones(k))
+
+
+@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 5), (4, 6)])
+def test_the_windows_of_some_cells_are_those_cells_windows(shape):
+    """window_index (every cell, cached) and windows_of (some cells, afresh) list each cell's
+    window in window_cells' order, -1 for the places outside the grid."""
+    rows, cols = shape
+    every = window_index(shape)
+    some = [x for x in range(rows * cols) if x % 3 != 1]
+    assert (windows_of(shape, np.array(some)) == every[some]).all()
+    for x in range(rows * cols):
+        inside = [r * cols + c for r, c in window_cells(shape, *divmod(x, cols))]
+        assert [y for y in every[x].tolist() if y >= 0] == inside
+        assert (every[x] >= 0).sum() == len(inside)

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import time
 from math import comb
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations, product
 
 import numpy as np
 
-from ..model import OPEN, Problem, cell_name, window_index
+from ..model import OPEN, Problem, cell_name, windows_of
 from ..result import Result, TimeUp, Verdict
 
 NAME = "backtrack"
@@ -54,26 +55,33 @@ class _Search:
         ks = np.flatnonzero(np.asarray(problem.known).ravel())
         kr, kc = np.divmod(ks, cols)
         self.clue_rc = clue_rc = list(zip(kr.tolist(), kc.tolist()))
-        windows = window_index(problem.shape)[ks].tolist()
-        self.clue_cells: list[list[int]] = [[x for x in row if x >= 0] for row in windows]
-        self.cell_clues: list[list[int]] = [[] for _ in range(self.n)]
+        windows = windows_of(problem.shape, ks).tolist()
+        self.clue_cells: list[Sequence[int]] = [[x for x in row if x >= 0] for row in windows]
+        # A total is one more clue, over every cell, after the real ones: the same bounds prune
+        # and force with it. It is never the clue a guess is taken from (choose).
+        self.clues = len(self.clue_cells)
+        self.total = problem.mines
+        # the cells no clue sees share one list (on a classic board after one click, nearly every
+        # cell: a list each was most of a large board's memory)
+        lone: list[int] = [] if problem.mines is None else [self.clues]
+        self.cell_clues: list[list[int]] = [lone] * self.n
         for k, cells in enumerate(self.clue_cells):
             for cell in cells:
-                self.cell_clues[cell].append(k)
+                here = self.cell_clues[cell]
+                if here is lone:
+                    self.cell_clues[cell] = [k]
+                else:
+                    here.append(k)
         self.fixed = problem.fixed
         self.need = [int(problem.clues[r, c]) for r, c in clue_rc]
         self.free = [len(cells) for cells in self.clue_cells]
-        # A total is one more clue, over every cell, after the real ones: the same bounds prune
-        # and force with it. It is never the clue a guess is taken from (choose).
-        self.clues = len(self.need)
-        self.total = problem.mines
         if problem.mines is not None:
-            self.clue_cells.append(list(range(self.n)))
+            self.clue_cells.append(range(self.n))
             for cells in self.cell_clues:
-                cells.append(self.clues)
+                if cells is not lone:
+                    cells.append(self.clues)
             self.need.append(int(problem.mines))
             self.free.append(self.n)
-        self.closed_mark: int | None = None  # trail length from which every real clue has its mines
         # (trail length, the real clues in order that may still have open cells from there on):
         # choose scans the last, not every clue; undo drops what no longer holds
         self.open_clues: list[tuple[int, list[int]]] = [(0, list(range(self.clues)))]
@@ -84,8 +92,10 @@ class _Search:
         self.depth = 0
         self.trail: list[int] = []
         self.full = problem.is_full
-        r_all, c_all = np.divmod(np.arange(self.n), cols)
-        self.order = np.lexsort((r_all, r_all + c_all)).tolist()  # by anti-diagonal, then row
+        self.order: list[int] = []
+        if self.full:
+            r_all, c_all = np.divmod(np.arange(self.n), cols)
+            self.order = np.lexsort((r_all, r_all + c_all)).tolist()  # by anti-diagonal, then row
         self.nodes = 0
         self.backtracks = 0
         self.backjumps = 0
@@ -190,8 +200,6 @@ class _Search:
     def undo(self, mark: int) -> None:
         """Undo every assignment made after the trail had length mark."""
         value, need, free, trail, cell_clues = self.value, self.need, self.free, self.trail, self.cell_clues
-        if self.closed_mark is not None and mark < self.closed_mark:
-            self.closed_mark = None
         while self.open_clues[-1][0] > mark:
             self.open_clues.pop()
         while len(trail) > mark:
@@ -225,9 +233,10 @@ class _Search:
         return self.propagate(queue)
 
     def choose(self, pos: int) -> tuple[int, int, int]:
-        """Return (cell to guess, value to try first, new position in the static order); cell -1 when all are set."""
-        value, order, n = self.value, self.order, self.n
-        if not self.full and self.closed_mark is None:
+        """Return (cell to guess, value to try first, new position in the static order); cell -1
+        when no clue is left to take a guess from (full status: when every cell is set)."""
+        value = self.value
+        if not self.full:
             need, free = self.need, self.free
             best, best_ways = -1, 1 << 30
             candidates = self.open_clues[-1][1]
@@ -249,21 +258,43 @@ class _Search:
                 for cell in self.clue_cells[best]:
                     if value[cell] == _UNDECIDED:
                         return cell, first, pos
-            if self.total is not None:
-                # the cells left are seen by the total alone, until a backtrack undoes this much
-                self.closed_mark = len(self.trail)
+            return -1, 0, pos
+        order, n = self.order, self.n
         while pos < n and value[order[pos]] != _UNDECIDED:
             pos += 1
-        first = 0
-        if self.total is not None:
-            # the scarcer value first: once the total has its mines, or no room for empty
-            # cells, it forces every cell left at once
-            need, free = self.need[self.clues], self.free[self.clues]
-            first = 1 if 2 * need <= free else 0
-        return (order[pos], first, pos) if pos < n else (-1, 0, n)
+        return (order[pos], 0, pos) if pos < n else (-1, 0, n)
 
-    def iter_solutions(self, deadline: float | None) -> Iterator[list[int]]:
-        """Yield every solution as a list of 0/1 values in row-major order."""
+    def leaves(self, deadline: float | None) -> Iterator[Sequence[int]]:
+        """Every solution from a state where every real clue has its mines. The cells still
+        undecided are seen by no real clue: each takes either value, or, with a total, its mines
+        missing go to them in every way. Yielded in the order a search guessing them one by one
+        in row-major order would give (empty first; with a total, the scarcer value first), without
+        a node for each: after one click on a large classic board that was a node per mine."""
+        value = self.value
+        if len(self.trail) == self.n:  # every cell set (each is on the trail once)
+            yield list(value)
+            return
+        base = np.array(value, dtype=np.int8)
+        free = np.flatnonzero(base == _UNDECIDED)
+        self.nodes += 1
+        if self.total is None:
+            scarce = 1
+            picks = (ones for bits in product((0, 1), repeat=len(free)) for ones in [np.flatnonzero(bits)])
+        else:
+            need = self.need[self.clues]  # 0 < need < len(free): else propagation set them all
+            scarce = 1 if 2 * need <= len(free) else 0
+            picks = combinations(range(len(free)), need if scarce else len(free) - need)
+        base[free] = 1 - scarce
+        for i, pick in enumerate(picks):
+            if deadline is not None and i % _CHECK_CLOCK_EVERY == _CHECK_CLOCK_EVERY - 1 and time.perf_counter() > deadline:
+                raise TimeUp
+            values = base.copy()
+            values[free[np.asarray(pick, dtype=np.int64)]] = scarce
+            yield values
+
+    def iter_solutions(self, deadline: float | None) -> Iterator[Sequence[int]]:
+        """Yield every solution as 0/1 values in row-major order (a list, or an array from a block
+        of cells no clue sees)."""
         if not self.start():
             return
         # One entry per guess depth:
@@ -275,7 +306,7 @@ class _Search:
         while True:
             cell, first, pos = self.choose(pos)
             if cell < 0:
-                yield list(self.value)
+                yield from self.leaves(deadline)
                 blamed = set(range(1, self.depth + 1))  # backtrack chronologically after a solution
                 ok = False
             else:

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from .. import compiled
-from ..model import Problem, cell_name, window_index
+from ..model import Problem, cell_name, windows_of
 from ..result import Grade, Result, TimeUp, Verdict
 from . import backtrack
 
@@ -56,7 +56,7 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
     search = backtrack._Search(problem)
     if not search.start():
         return None, Grade.BASIC, search.describe_conflict(search.conflict), None
-    open_cells = [i for i, v in enumerate(search.value) if v == backtrack._UNDECIDED]
+    open_cells = np.flatnonzero(np.array(search.value, dtype=np.int8) == backtrack._UNDECIDED).tolist()
     if not open_cells:
         return search, Grade.BASIC, None, None
     if compiled_trim and deadline is None and compiled.AVAILABLE and len(open_cells) * int(problem.known.sum()) <= max_entries:
@@ -85,7 +85,7 @@ def _open_windows(problem: Problem, search) -> list[tuple[str, int, int, int, in
     and the mines they hold. Built for all clues at once: one at a time it was a tenth of a
     small puzzle's trim."""
     ks = np.flatnonzero(problem.known.ravel())
-    windows = window_index(problem.shape)[ks]  # 3x3 positions in row-major order, -1 outside
+    windows = windows_of(problem.shape, ks)  # 3x3 positions in row-major order, -1 outside
     value = np.array(search.value)
     open_here = (windows >= 0) & (value[windows] < 0)
     masks = open_here.astype(np.int64) @ (1 << np.arange(9))
@@ -168,7 +168,7 @@ def solve(
     grade = _graded(problem, grade)
     if search is None:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
-    stats["deduced"] = sum(v != backtrack._UNDECIDED for v in search.value)
+    stats["deduced"] = problem.cells - search.value.count(backtrack._UNDECIDED)
     left = problem.cells - stats["deduced"]
     if stats.get("trim_timed_out"):
         reason = f"the time limit was reached while trimming, with {left} of {problem.cells} cells still open"
