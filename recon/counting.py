@@ -409,17 +409,22 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
             total = _lower_bound_with_total(total, left, free)
     method = proved + f", then {len(members)} independent group(s) enumerated" + (f" by {' and '.join(sorted(hows))}" if hows else "")
     method += f", {free} cell(s) no clue sees free" if free else ""
-    varying = [divmod(x, cols) for x in open_cells] if known_all else None  # each open cell was seen to vary
-    if quick and exact:  # exact probabilities say which cells vary (compared once per shared object)
-        inside: dict[int, bool] = {}
-
-        def varies(p) -> bool:
-            known = inside.get(id(p))
-            if known is None:
-                known = inside[id(p)] = 0 < p < 1
-            return known
-
-        varying = [divmod(x, cols) for x in open_cells if varies(prob[x // cols][x % cols])]
+    varies = None
+    if quick and exact:  # exact probabilities say which cells vary
+        # the cells no clue sees share one probability (HALF, or the total's): it is read once
+        varies = np.zeros(problem.cells, dtype=bool)
+        if free:
+            x = next(x for x in open_cells if x not in seen_by_clue)
+            varies[open_cells] = 0 < prob[x // cols][x % cols] < 1
+        for x in seen_by_clue:
+            varies[x] = 0 < prob[x // cols][x % cols] < 1
+    elif known_all:  # each open cell was seen to vary
+        varies = np.zeros(problem.cells, dtype=bool)
+        varies[open_cells] = True
+    varying = None
+    if varies is not None:
+        r, c = np.divmod(np.flatnonzero(varies), cols)
+        varying = list(zip(r.tolist(), c.tolist()))
     return total, exact, prob if exact else None, method, varying, len(members)
 
 
@@ -442,9 +447,14 @@ def _convolve(a: list[int], b: list[int], top: int | None = None, deadline: floa
 def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, deadline: float | None = None) -> int:
     """The exact count with a total: each group's solutions by their number of mines, convolved,
     the cells no clue sees filling the rest (a binomial coefficient); fills prob with the exact
-    fraction per open cell. left: the mines not yet placed by deduction. Every product is cut at
-    degree `left` (more mines cannot be placed), and each group's share is read from the groups
-    before it (prefix products) and after it times the free cells (suffix products)."""
+    fraction per open cell. left: the mines not yet placed by deduction.
+
+    With j mines in the groups the free cells take the other left - j, so only the binomials
+    C(f, left - j) for j up to the groups' most mines are needed: one computed from its prime
+    factors and the rest stepped from it. (Every C(f, t) up to `left` once took tens of
+    gigabytes on a board of a million cells: each has hundreds of thousands of bits.) Each
+    group's share is read from the product of the other groups' polynomials (prefix and suffix
+    products, cut at degree `left`)."""
     if left < 0:
         return 0
     polys = []
@@ -454,36 +464,36 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, dea
             poly[k] = n
         polys.append(poly)
     f = len(free_cells)
-    # t mines in the free cells: each binomial from the one before (exact: t + 1 divides the
-    # product), not afresh, which is slow when the free cells number in the tens of thousands
-    binom = [1]
-    for t in range(min(f, left)):
-        if t % 1024 == 0 and deadline is not None and time.perf_counter() > deadline:
-            raise TimeUp
-        binom.append(binom[-1] * (f - t) // (t + 1))
     prefix = [[1]]
     for poly in polys:
         prefix.append(_convolve(prefix[-1], poly, left, deadline))
-    after = [binom]  # after[g]: the groups from g on, and the free cells
+    suffix = [[1]]
     for poly in reversed(polys):
-        after.append(_convolve(poly, after[-1], left, deadline))
-    after.reverse()
-    total = after[0][left] if len(after[0]) > left else 0
+        suffix.append(_convolve(poly, suffix[-1], left, deadline))
+    suffix.reverse()  # suffix[g]: the groups from g on
+    everything = prefix[-1]
+    # fill[j] = C(f, left - j): the ways of the free cells when the groups hold j mines
+    fill = [0] * len(everything)
+    first = max(0, left - f)
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeUp  # (the first binomial alone is slow on the largest boards)
+    if first < len(fill):
+        fill[first] = large_comb(f, left - first)
+        for j in range(first + 1, min(len(fill), left + 1)):
+            fill[j] = fill[j - 1] * (left - j + 1) // (f - left + j)
+    total = sum(n * b for n, b in zip(everything, fill))
     if total == 0:
         return 0
     for g, (cells, per_k) in enumerate(by_mines):
-        before, rest = prefix[g], after[g + 1]
+        others = _convolve(prefix[g], suffix[g + 1], left, deadline)
         # ways[k]: the completions of a group solution with k mines by the other groups and the free cells
-        ways = {}
-        for k in per_k:
-            ways[k] = sum(n * rest[left - k - i] for i, n in enumerate(before) if n and 0 <= left - k - i < len(rest))
+        ways = {k: sum(n * fill[k + i] for i, n in enumerate(others) if n and k + i < len(fill)) for k in per_k}
         for x in cells:
             num = sum(tally[x] * ways[k] for k, (_, tally) in per_k.items())
             prob[x // cols][x % cols] = Fraction(num, total)
     if free_cells:
-        everything = prefix[-1]
-        # the fields with a mine at one free cell: C(f - 1, t - 1) = C(f, t) t / f, from the binomials above
-        num = sum(n * (binom[t] * t // f) for k, n in enumerate(everything) if 1 <= (t := left - k) <= f)
+        # the fields with a mine at one free cell: C(f - 1, t - 1) = C(f, t) t / f, t = left - j
+        num = sum(n * (b * (left - j) // f) for j, (n, b) in enumerate(zip(everything, fill)) if b)
         each = Fraction(num, total)
         for x in free_cells:
             prob[x // cols][x % cols] = each

@@ -96,6 +96,29 @@ def test_counts_and_probabilities_equal_brute_force(shape, with_total):
     assert seen == {True, False}
 
 
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4)])
+def test_counts_with_every_total_equal_brute_force(shape):
+    """Every total a board can hold, from none of its covered cells to all: the count and the
+    probabilities equal brute force, where the cells no number sees take the few mines left or
+    must take many (more than the numbers' groups can hold: the groups then need the rest)."""
+    rng = np.random.default_rng(3 * sum(shape))
+    free_seen = 0
+    for _ in range(12):
+        field = rng.random(shape) < rng.uniform(0.1, 0.6)
+        opened = ~field & (rng.random(shape) < 0.35)
+        cells, _ = parse_board(board_text(field, opened, field & (rng.random(shape) < 0.2)))
+        low, high = int((cells == -2).sum()), int((cells < 0).sum())
+        for mines in range(low, high + 1):
+            truth, tally = brute_force(cells, mines)
+            counted = count_solutions(board_problem(cells, mines), probabilities=True)
+            assert counted.exact and counted.count == truth, (shape, mines)
+            if truth:
+                want = [[Fraction(int(tally[r, c]), truth) for c in range(shape[1])] for r in range(shape[0])]
+                assert counted.probabilities == want, (shape, mines)
+        free_seen += bool(((status(opened) == 0) & (cells == -1)).any())
+    assert free_seen >= 3
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_plain_enumeration_with_a_total_equals_brute_force(shape):
     """The count's cross-check: backtracking over the cells some number sees, the others placed
@@ -478,9 +501,9 @@ def test_explain_shows_what_a_classic_board_gives_beyond_its_equations(tmp_path,
 
 
 def test_a_count_with_a_total_stops_at_its_time_limit():
-    """The exact count with a total multiplies binomials of hundreds of thousands of bits on a
-    large board (70 s on 1000x1000): past the deadline it stops, and says the count is a lower
-    bound, where without a limit the same count is exact."""
+    """The exact count with a total multiplies binomials of millions of bits on a large board:
+    past the deadline it stops, and says the count is a lower bound, where without a limit the
+    same count is exact."""
     import time
 
     from recon.counting import TimeUp, _with_total
