@@ -24,7 +24,7 @@ from .io.classic import (CLASSIC_FORMATS, COVERED, format_board, format_endoh1, 
 from .io.files import check_writable_path, same_file, write_text_atomically
 from .io.pictures import PICTURE_FORMATS
 from .io.reading import InputError, problem_from_bytes, refuse_whole_field
-from .io.text import FormatError, decimal_text, decode_text, format_field, format_fields, json_text, parse_field
+from .io.text import FormatError, decimal_text, decode_text, format_field, format_fields, json_text, parse_field, short_decimal
 from .counting import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
 from .model import MAX_CELLS, OPEN, Problem, cell_name, check_size, equations, make_problem, random_field, status
@@ -882,7 +882,7 @@ def _count_line(counted, every: str, most: int = 12) -> str:
     cell's probability."""
     seconds = f"{counted.seconds:.3g} s"
     if not counted.exact:
-        line = f"count: at least {decimal_text(counted.count)} solutions, not counted exactly ({counted.reason}; {seconds})"
+        line = f"count: at least {short_decimal(counted.count)} solutions, not counted exactly ({counted.reason}; {seconds})"
         if counted.varying is not None:
             names = " ".join(cell_name(r, c) for r, c in counted.varying[:most])
             more = f" and {len(counted.varying) - most} more" if len(counted.varying) > most else ""
@@ -892,7 +892,7 @@ def _count_line(counted, every: str, most: int = 12) -> str:
     shown = " ".join(f"{name} {p}" for name, p in varying[:most])
     more = f" and {len(varying) - most} more ({every} shows every cell)" if len(varying) > most else ""
     cells = f"; {len(varying)} cell(s) vary, with mine probability {shown}{more}" if varying else ""
-    return f"count: exactly {decimal_text(counted.count)} solutions ({counted.method}; {seconds}){cells}\n"
+    return f"count: exactly {short_decimal(counted.count)} solutions ({counted.method}; {seconds}){cells}\n"
 
 
 def _count_json(counted) -> dict[str, object]:
@@ -963,7 +963,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         try:
             if probs is not None:
                 grid = np.array([[facts(p)[0] for p in row] for row in probs])
-                title = f"mine probability over {decimal_text(counted.count)} solution{'s' * (counted.count != 1)}"
+                title = f"mine probability over {short_decimal(counted.count)} solution{'s' * (counted.count != 1)}"
                 size = render.draw_probabilities(args.picture, problem, grid, title)
             else:  # what is known without the count: the cells trimming proves the same in every solution
                 from .engines import trim
@@ -972,7 +972,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 decided = known.decided if known.decided is not None else np.zeros(problem.shape, dtype=bool)
                 partial = known.partial if known.partial is not None else np.zeros(problem.shape, dtype=bool)
                 size = render.draw_probabilities(args.picture, problem, None,
-                                                 f"at least {decimal_text(counted.count)} solutions: the count did not finish"
+                                                 f"at least {short_decimal(counted.count)} solutions: the count did not finish"
                                                  if counted.count else "no solution found in time",
                                                  decided, partial.astype(int))
         except render.MissingDependency as err:

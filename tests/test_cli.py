@@ -633,3 +633,23 @@ def test_probabilities_of_a_partial_status_stop_at_the_cell_limit_as_a_full_ones
     data = json.loads(out)
     assert code == 3 and data["probabilities"] is None and data["count"] == json.loads(run("count", str(path), "--json")[1])["count"]
     assert data["reason"] == "no probabilities past 8 cells (one exact fraction each)"
+
+
+@pytest.mark.parametrize("shape, mines", [((1, 200), 100), ((200, 1), 100), ((2, 100), 100), ((3, 4), 6)])
+def test_a_long_count_is_shortened_in_solves_report_and_whole_in_counts_output(tmp_path, shape, mines):
+    """A covered board with a total has C(cells, mines) fields: `recon count` prints every digit,
+    solve's count line (a report to read) its first and last twenty and how many there are."""
+    from math import comb
+
+    path = tmp_path / "covered.txt"
+    path.write_text(f"# mines: {mines}\n" + "\n".join("?" * shape[1] for _ in range(shape[0])) + "\n")
+    truth = str(comb(shape[0] * shape[1], mines))
+    code, out, _ = run("count", str(path), "--classic")
+    assert (code, out) == (3, f"{truth} solutions\n")
+    code, _, err = run("solve", str(path), "--classic", "--max-solutions", "1")
+    line = next(x for x in err.splitlines() if x.startswith("count: "))
+    if len(truth) > 40:
+        assert line.startswith(f"count: exactly {truth[:20]}...{truth[-20:]} ({len(truth):,} digits) solutions (")
+        assert truth not in line
+    else:
+        assert line.startswith(f"count: exactly {truth} solutions (")

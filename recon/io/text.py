@@ -358,6 +358,21 @@ def decimal_text(n: int) -> str:
         return str(digits(n, n.bit_length()))
 
 
+#: Reports to be read (solve's count line, a picture's title) show a count of more digits than
+#: this by its first and last digits and its length; `recon count` and JSON give every digit.
+SHOWN_DIGITS = 40
+
+
+def short_decimal(n: int) -> str:
+    """A count for a line of a report: its digits, or past SHOWN_DIGITS its first and last ones
+    and how many there are (a count with a total on a large board has hundreds of thousands)."""
+    text = decimal_text(n)
+    if len(text) <= SHOWN_DIGITS:
+        return text
+    half = SHOWN_DIGITS // 2
+    return f"{text[:half]}...{text[-half:]} ({len(text):,} digits)"
+
+
 def json_text(payload: object) -> str:
     """json.dumps(payload, indent=1), its big integers (past BIG_BITS) written by decimal_text."""
     big: dict[str, int] = {}
