@@ -79,7 +79,8 @@ class NoBoard(ValueError):
 #: so do boards two cells wide (across one, two cells look alike to every number beside them, so
 #: each pair holds 0 or 2 mines and nothing beyond a full pair is seen). On a strip three or more
 #: wide, packing leaves dense ends no run finishes; "race" (Tatham's) chooses by the far cells'
-#: density, keeping it near the board's (on boards up to two wide it packs).
+#: density, keeping it near the board's (on boards up to two wide it packs; a strip three wide
+#: takes it first).
 WAYS = ("pack", "race")
 
 #: A field whose runs fail this many times in a row to need fewer perturbations than every run
@@ -403,12 +404,16 @@ def _by_views(rows: int, cols: int, mines: int, first: tuple[int, int], zero: bo
 
 def no_guess_field(rows: int, cols: int, mines: int, rng: np.random.Generator, first: tuple[int, int],
                    zero: bool = True, time_limit: float | None = None, rules: dict | None = None,
-                   recount: bool = True, ways: tuple[str, ...] = WAYS, patience: int = PATIENCE) -> tuple[np.ndarray, dict]:
+                   recount: bool = True, ways: tuple[str, ...] | None = None, patience: int = PATIENCE
+                   ) -> tuple[np.ndarray, dict]:
     """A field the player finishes from `first` without a guess, and how it was made ("fields"
     drawn, "runs", "perturbations"). GenerationFailed when no field could be made; GenerationTimeout
     past the time limit. rules: the player's options (`player_rules`); recount: as `play` (the
-    same board either way); ways: the perturber's, one a field in turn (WAYS); patience: a field's
+    same board either way); ways: the perturber's, one a field in turn (by default WAYS, the race
+    first on a strip three wide, where a packed first field seldom finishes); patience: a field's
     runs in a row that may fail to beat its best before it is dropped (PATIENCE)."""
+    if ways is None:
+        ways = ("race", "pack") if min(rows, cols) == 3 else WAYS
     if not ways or set(ways) - set(WAYS):
         raise ValueError(f"ways must be drawn from {WAYS}, got {ways!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
