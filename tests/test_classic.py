@@ -46,6 +46,15 @@ def board_text(field: np.ndarray, opened: np.ndarray, flagged: np.ndarray) -> st
     return "\n".join(rows) + "\n"
 
 
+def random_board(rng, shape, densest: float, opened: float, flagged: float):
+    """(board cells, field, opened mask): a random field of density up to `densest`, each empty
+    cell opened with chance `opened` and each mine flagged with chance `flagged`."""
+    field = rng.random(shape) < rng.uniform(0.1, densest)
+    shown = ~field & (rng.random(shape) < opened)
+    cells, _ = parse_board(board_text(field, shown, field & (rng.random(shape) < flagged)))
+    return cells, field, shown
+
+
 def brute_force(cells: np.ndarray, mines: int | None):
     """(count, mines per cell) over every assignment of the covered cells."""
     covered = np.argwhere(cells == -1)
@@ -104,9 +113,7 @@ def test_counts_with_every_total_equal_brute_force(shape):
     rng = np.random.default_rng(3 * sum(shape))
     free_seen = 0
     for _ in range(12):
-        field = rng.random(shape) < rng.uniform(0.1, 0.6)
-        opened = ~field & (rng.random(shape) < 0.35)
-        cells, _ = parse_board(board_text(field, opened, field & (rng.random(shape) < 0.2)))
+        cells, _, opened = random_board(rng, shape, 0.6, 0.35, 0.2)
         low, high = int((cells == -2).sum()), int((cells < 0).sum())
         for mines in range(low, high + 1):
             truth, tally = brute_force(cells, mines)
@@ -128,9 +135,7 @@ def test_plain_enumeration_with_a_total_equals_brute_force(shape):
     rng = np.random.default_rng(7 * sum(shape))
     free_seen = 0
     for _ in range(25):
-        field = rng.random(shape) < rng.uniform(0.1, 0.5)
-        opened = ~field & (rng.random(shape) < 0.3)
-        cells, _ = parse_board(board_text(field, opened, field & (rng.random(shape) < 0.2)))
+        cells, field, opened = random_board(rng, shape, 0.5, 0.3, 0.2)
         if (cells == -1).sum() > 10:
             continue
         for mines in (int(field.sum()), None):
