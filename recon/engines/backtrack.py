@@ -13,7 +13,9 @@ Which cell to guess:
   first row and column, and a wrong guess is refuted within a few diagonals. (Plain row-major
   order forces the same cells but decides the whole first row before any of it is checked.)
 - partial status: a cell of the open clue with the fewest ways left to place its mines,
-  C(free, need), so that the search stays where the clues are tight.
+  C(free, need), so that the search stays where the clues are tight. Once every clue has its
+  mines, the cells still open are seen by none (the total, if any, aside): their fields are
+  listed as one block (`leaves`), not guessed cell by cell.
 
 When a branch dies the search does not simply undo the last guess: it works out which guesses the
 dead end depends on (following the clue that forced each cell back to guesses) and jumps back to
