@@ -115,14 +115,25 @@ def window_index(shape: tuple[int, int]) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _window_index(rows: int, cols: int) -> np.ndarray:
-    out = windows_of((rows, cols), np.arange(rows * cols))
+    out = _windows((rows, cols), np.arange(rows * cols))
     out.flags.writeable = False
     return out
 
 
+#: Up to this many cells `windows_of` indexes the cached `window_index`; past it, it makes the
+#: rows asked for afresh, so that a few clues on a large grid do not keep the whole grid's array
+#: (72 bytes a cell) in the cache. Made afresh, rows cost several times more than indexed.
+CACHED_WINDOW_CELLS = 250_000
+
+
 def windows_of(shape: tuple[int, int], cells: np.ndarray) -> np.ndarray:
-    """The rows of `window_index` for some cells only (flat indices), made afresh: a few clues
-    on a large grid need not hold the whole grid's array (72 bytes a cell) in the cache."""
+    """The rows of `window_index` for some cells only (flat indices): a new array."""
+    if shape[0] * shape[1] <= CACHED_WINDOW_CELLS:
+        return window_index(shape)[np.asarray(cells, dtype=np.int64)]
+    return _windows(shape, cells)
+
+
+def _windows(shape: tuple[int, int], cells) -> np.ndarray:
     rows, cols = shape
     r, c = np.divmod(np.asarray(cells, dtype=np.int64), cols)
     out = np.full((len(r), len(WINDOW)), -1, dtype=np.int64)

@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from conftest import ODD_SHAPES
 from recon import constraint_matrix, is_solution, make_problem, status, window_sizes
-from recon.model import window_cells, window_index, windows_of
+from recon.model import WINDOW, window_cells, window_index, windows_of
 
 
 def naive_status(field: np.ndarray) -> np.ndarray:
@@ -130,15 +130,19 @@ def test_line_matrix_is_the_1d_window(k):
     assert np.array_equal(line_matrix(k).toarray(), tridiagonal_ones(k))
 
 
-@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 5), (4, 6)])
+@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 5), (4, 6), (1, 300_000), (300_000, 1), (2, 150_000), (600, 500)])
 def test_the_windows_of_some_cells_are_those_cells_windows(shape):
-    """window_index (every cell, cached) and windows_of (some cells, afresh) list each cell's
-    window in window_cells' order, -1 for the places outside the grid."""
+    """windows_of (indexed from the cached window_index on small grids, made afresh on large
+    ones) lists each cell's window in window_cells' order, -1 for the places outside the grid."""
     rows, cols = shape
-    every = window_index(shape)
-    some = [x for x in range(rows * cols) if x % 3 != 1]
-    assert (windows_of(shape, np.array(some)) == every[some]).all()
-    for x in range(rows * cols):
-        inside = [r * cols + c for r, c in window_cells(shape, *divmod(x, cols))]
-        assert [y for y in every[x].tolist() if y >= 0] == inside
-        assert (every[x] >= 0).sum() == len(inside)
+    rng = np.random.default_rng(rows + cols)
+    some = np.unique(np.concatenate([[0, rows * cols - 1, cols - 1, (rows - 1) * cols],
+                                     rng.integers(0, rows * cols, size=200)]))
+    got = windows_of(shape, some)
+    assert got.shape == (len(some), 9)
+    for x, row in zip(some.tolist(), got.tolist()):
+        r, c = divmod(x, cols)
+        assert row == [(r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols else -1 for dr, dc in WINDOW]
+        assert [y for y in row if y >= 0] == [i * cols + j for i, j in window_cells(shape, r, c)]
+    if rows * cols <= 100:
+        assert (window_index(shape)[some] == got).all()

@@ -36,7 +36,7 @@ from collections import deque
 
 import numpy as np
 
-from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status, window_index
+from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status, window_index, windows_of
 from ..result import ReconError, Result, TimeUp, Verdict
 
 NAME = "sat"
@@ -108,17 +108,18 @@ def _limited_solver(cells: int, deadline: float | None):
     return _new_solver(INTERRUPTIBLE_SOLVER if large else SOLVER), not large
 
 
-def window_grid(shape: tuple[int, int]) -> np.ndarray:
-    """Return, for every cell in row-major order, the literals (cell index + 1) of its window as a
-    3x3 block in place (position [i, j] is the cell i - 1 rows down, j - 1 columns right), 0
-    where the window leaves the grid."""
-    return (window_index(shape) + 1).reshape(-1, 3, 3)
+def window_grid(shape: tuple[int, int], cells: np.ndarray | None = None) -> np.ndarray:
+    """Return, for every cell in row-major order (or for `cells`, flat indices: a few clues on a
+    large grid), the literals (cell index + 1) of its window as a 3x3 block in place (position
+    [i, j] is the cell i - 1 rows down, j - 1 columns right), 0 where the window leaves the grid."""
+    index = window_index(shape) if cells is None else windows_of(shape, cells)
+    return (index + 1).reshape(-1, 3, 3)
 
 
-def window_literals(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Return (cells, sizes): for every cell in row-major order, the literals (cell index + 1) of
-    its window, in row-major order, padded with 0, and how many there are."""
-    out = window_grid(shape).reshape(-1, 9)
+def window_literals(shape: tuple[int, int], cells: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Return (cells, sizes): for every cell in row-major order (or for `cells`), the literals
+    (cell index + 1) of its window, in row-major order, padded with 0, and how many there are."""
+    out = window_grid(shape, cells).reshape(-1, 9)
     sizes = (out > 0).sum(axis=1)
     # pack the cells of each window to the left, keeping their row-major order
     order = np.argsort(out == 0, axis=1, kind="stable")
@@ -146,24 +147,24 @@ def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, of
     rows, cols = shape
     known = np.asarray(known, dtype=bool).ravel()
     counts = np.asarray(counts, dtype=np.int64).ravel()
-    grid = window_grid(shape)
     pairs = []
-    r, c = np.divmod(np.arange(rows * cols), cols)
+    ks = np.flatnonzero(known)  # (the clues alone: on a large grid they may be few)
+    r, c = np.divmod(ks, cols)
     pos = np.indices((3, 3)) - 1  # (2, 3, 3): row and column offsets of the window positions
     for dr, dc in offsets:
         rr, cc = r + dr, c + dc
-        ok = known & (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
-        first = np.flatnonzero(ok)
-        second = rr[first] * cols + cc[first]
+        ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+        first, second = ks[ok], rr[ok] * cols + cc[ok]
         keep = known[second]
         first, second = first[keep], second[keep]
+        grid_a, grid_b = window_grid(shape, first), window_grid(shape, second)
         # window positions of the first clue that the second does not see, and the other way round
         only_a = (np.abs(pos[0] - dr) > 1) | (np.abs(pos[1] - dc) > 1)
         only_b = (np.abs(pos[0] + dr) > 1) | (np.abs(pos[1] + dc) > 1)
-        lits = np.concatenate([grid[first][:, only_a], -grid[second][:, only_b]], axis=1)
+        lits = np.concatenate([grid_a[:, only_a], -grid_b[:, only_b]], axis=1)
         present = lits != 0
         sizes = present.sum(axis=1)
-        k = counts[first] - counts[second] + (grid[second][:, only_b] != 0).sum(axis=1)
+        k = counts[first] - counts[second] + (grid_b[:, only_b] != 0).sum(axis=1)
         bad = np.flatnonzero((k < 0) | (k > sizes))
         end = bad[0] if bad.size else len(first)
         # most windows lie inside the grid: their rows need no zeros dropped (a Python loop per
@@ -253,9 +254,9 @@ def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadl
     """The clues (and the differences of neighbouring clues, `pairs`) as cardinality constraints
     on cell literals 1..cells (row-major). Raises TimeUp at the deadline (a large model takes
     seconds to build)."""
-    cells, sizes = window_literals(problem.shape)
     ks = np.flatnonzero(problem.known.ravel())
-    counts, widths, windows = problem.clues.ravel()[ks], sizes[ks], cells[ks]
+    windows, widths = window_literals(problem.shape, ks)
+    counts = problem.clues.ravel()[ks]
     constraints = int((counts < widths).sum() + (counts > 0).sum())
     for i, (lits, k, w) in enumerate(zip(windows.tolist(), counts.tolist(), widths.tolist())):
         if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
