@@ -453,8 +453,8 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, dea
     C(f, left - j) for j up to the groups' most mines are needed: one computed from its prime
     factors and the rest stepped from it. (Every C(f, t) up to `left` once took tens of
     gigabytes on a board of a million cells: each has hundreds of thousands of bits.) Each
-    group's share is read from the product of the other groups' polynomials (prefix and suffix
-    products, cut at degree `left`)."""
+    group's share is read from the groups before it (prefix products, cut at degree `left`) and
+    the ways of the groups after it and the free cells, by the mines before them."""
     if left < 0:
         return 0
     polys = []
@@ -467,27 +467,37 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, dea
     prefix = [[1]]
     for poly in polys:
         prefix.append(_convolve(prefix[-1], poly, left, deadline))
-    suffix = [[1]]
-    for poly in reversed(polys):
-        suffix.append(_convolve(poly, suffix[-1], left, deadline))
-    suffix.reverse()  # suffix[g]: the groups from g on
     everything = prefix[-1]
+    top = len(everything)  # the groups hold fewer than `top` mines
     # fill[j] = C(f, left - j): the ways of the free cells when the groups hold j mines
-    fill = [0] * len(everything)
+    fill = [0] * top
     first = max(0, left - f)
     if deadline is not None and time.perf_counter() > deadline:
         raise TimeUp  # (the first binomial alone is slow on the largest boards)
-    if first < len(fill):
+    if first < top:
         fill[first] = large_comb(f, left - first)
-        for j in range(first + 1, min(len(fill), left + 1)):
+        for j in range(first + 1, min(top, left + 1)):
             fill[j] = fill[j - 1] * (left - j + 1) // (f - left + j)
-    total = sum(n * b for n, b in zip(everything, fill))
+    # after[g][u]: the ways of the groups from g on and the free cells when the groups before g hold u mines
+    after = [fill]
+    for poly in reversed(polys):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise TimeUp
+        rest, here = after[-1], [0] * top
+        for k, n in enumerate(poly[:top]):
+            if n:
+                for u, y in enumerate(rest[k:]):
+                    if y:
+                        here[u] += n * y
+        after.append(here)
+    after.reverse()
+    total = after[0][0]
     if total == 0:
         return 0
     for g, (cells, per_k) in enumerate(by_mines):
-        others = _convolve(prefix[g], suffix[g + 1], left, deadline)
+        before, rest = prefix[g], after[g + 1]
         # ways[k]: the completions of a group solution with k mines by the other groups and the free cells
-        ways = {k: sum(n * fill[k + i] for i, n in enumerate(others) if n and k + i < len(fill)) for k in per_k}
+        ways = {k: sum(n * rest[i + k] for i, n in enumerate(before[: top - k]) if n) for k in per_k}
         for x in cells:
             num = sum(tally[x] * ways[k] for k, (_, tally) in per_k.items())
             prob[x // cols][x % cols] = Fraction(num, total)
