@@ -189,7 +189,7 @@ def _seconds(text: str) -> float:
 
 
 def _command(commands, name: str, help: str, description: str, file_help: str, classic: bool = False,
-             exits: dict[int, str] = VERDICT_EXITS, max_cells: int = MAX_CELLS) -> argparse.ArgumentParser:
+             exits: dict[int, str] = VERDICT_EXITS, max_cells: int | None = MAX_CELLS) -> argparse.ArgumentParser:
     """Add a subcommand that reads FILE, with its exit statuses in its help."""
     parser = commands.add_parser(
         name,
@@ -212,14 +212,16 @@ def _command(commands, name: str, help: str, description: str, file_help: str, c
     return parser
 
 
-def _max_cells_option(parser: argparse.ArgumentParser, default: int = MAX_CELLS) -> None:
-    parser.add_argument("--max-cells", metavar="N", type=_whole("N", 1), default=default,
-                        help=f"refuse grids of more than N cells before making them (default: {default:,})")
-
-
 #: explain keeps trimming's state and every deduction of the whole grid in Python objects: past
 #: this many cells that takes gigabytes (docs/performance.md, "Explain at size")
 EXPLAIN_MAX_CELLS = 1_000_000
+
+
+def _max_cells_option(parser: argparse.ArgumentParser, default: int | None = MAX_CELLS) -> None:
+    """--max-cells; a default of None (solve) is MAX_CELLS, or EXPLAIN_MAX_CELLS with --explain."""
+    shown = f"{default:,}" if default is not None else f"{MAX_CELLS:,}; with --explain {EXPLAIN_MAX_CELLS:,}"
+    parser.add_argument("--max-cells", metavar="N", type=_whole("N", 1), default=default,
+                        help=f"refuse grids of more than N cells before making them (default: {shown})")
 
 
 STATUS_FILE = "status file, or - for standard input"
@@ -262,6 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
         "and print the solutions (x = mine, _ = empty).",
         STATUS_FILE,
         classic=True,
+        max_cells=None,
     )
     p.add_argument(
         "--engine",
@@ -661,7 +664,7 @@ def result_json(result: Result, problem: Problem) -> dict[str, object]:
 def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Solve a status file and print the answer."""
     # --explain holds the proof as explain does: its lower limit, unless --max-cells is given
-    limit = EXPLAIN_MAX_CELLS if args.explain and args.max_cells == MAX_CELLS else args.max_cells
+    limit = args.max_cells if args.max_cells is not None else EXPLAIN_MAX_CELLS if args.explain else MAX_CELLS
     problem = read_problem(args.file, limit, args)
     result = _solve_for_cli(problem, "solve", args, stderr)
     if result is None:

@@ -118,6 +118,8 @@ def test_explain_past_its_own_limit_runs_when_max_cells_allows(tmp_path, monkeyp
     assert code == 2 and "30 cells" in err and "29 cells" in err
     code, out, err = run("solve", str(path), "--explain", "--max-cells", "30")
     assert code in (0, 3) and "Equations" in out + err
+    code, out, err = run("solve", str(path), "--explain", "--max-cells", str(cli.MAX_CELLS))  # given, though the usual limit
+    assert code in (0, 3) and "Equations" in out + err
     assert run("solve", str(path))[0] in (0, 3)
 
 
