@@ -281,7 +281,8 @@ def solve(
             options["cases"] = True  # (with several solutions no split can finish the proof)
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
-            # (with a total, most open cells are seen by it alone: the search places them in turn)
+            # (with a total, most open cells are seen by it alone: the search lists their fields
+            # as one block once every real clue has its mines)
             options["search_cells"] = None if total else 0 if names[1] == sat.NAME else LEAD_SEARCH_CELLS
         elif fallback and lead.verdict is Verdict.UNDECIDED:
             pass  # the checker decides, with what is left of the time limit

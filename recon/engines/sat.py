@@ -149,15 +149,18 @@ def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, of
     counts = np.asarray(counts, dtype=np.int64).ravel()
     pairs = []
     ks = np.flatnonzero(known)  # (the clues alone: on a large grid they may be few)
+    grid = window_grid(shape, ks)  # row i: clue ks[i]
     r, c = np.divmod(ks, cols)
     pos = np.indices((3, 3)) - 1  # (2, 3, 3): row and column offsets of the window positions
     for dr, dc in offsets:
         rr, cc = r + dr, c + dc
         ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
-        first, second = ks[ok], rr[ok] * cols + cc[ok]
+        at = np.flatnonzero(ok)
+        second = rr[at] * cols + cc[at]
         keep = known[second]
-        first, second = first[keep], second[keep]
-        grid_a, grid_b = window_grid(shape, first), window_grid(shape, second)
+        at, second = at[keep], second[keep]
+        first = ks[at]
+        grid_a, grid_b = grid[at], grid[np.searchsorted(ks, second)]
         # window positions of the first clue that the second does not see, and the other way round
         only_a = (np.abs(pos[0] - dr) > 1) | (np.abs(pos[1] - dc) > 1)
         only_b = (np.abs(pos[0] + dr) > 1) | (np.abs(pos[1] + dc) > 1)
