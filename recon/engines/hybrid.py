@@ -56,7 +56,8 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
     search = backtrack._Search(problem)
     if not search.start():
         return None, Grade.BASIC, search.describe_conflict(search.conflict), None
-    open_cells = np.flatnonzero(np.array(search.value, dtype=np.int8) == backtrack._UNDECIDED).tolist()
+    value = np.array(search.value, dtype=np.int8)
+    open_cells = np.flatnonzero(value == backtrack._UNDECIDED).tolist()
     if not open_cells:
         return search, Grade.BASIC, None, None
     if compiled_trim and deadline is None and compiled.AVAILABLE and len(open_cells) * int(problem.known.sum()) <= max_entries:
@@ -64,7 +65,7 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
         grade, fixed = compiled.trim_grade(problem.clues, problem.known)
         if grade is not None:
             return search, grade, None, fixed.ravel()
-    equations = _open_windows(problem, search)
+    equations = _open_windows(problem, search, value)
     # without the written proof (the same cells, faster); on a contradiction, again with it,
     # which names the clues that clash
     trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=False)
@@ -79,14 +80,13 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
     return search, trimmer.grade, None, trimmer.value
 
 
-def _open_windows(problem: Problem, search) -> list[tuple[str, int, int, int, int]]:
+def _open_windows(problem: Problem, search, value: np.ndarray) -> list[tuple[str, int, int, int, int]]:
     """Each clue that still has open cells, as trimming takes it (`Trimmer.on_masks`): its name,
     its window's anchor (one row up and one column left), the mask of the window's open cells,
     and the mines they hold. Built for all clues at once: one at a time it was a tenth of a
-    small puzzle's trim."""
+    small puzzle's trim. value: the search state's values as an array."""
     ks = np.flatnonzero(problem.known.ravel())
     windows = windows_of(problem.shape, ks)  # 3x3 positions in row-major order, -1 outside
-    value = np.array(search.value)
     open_here = (windows >= 0) & (value[windows] < 0)
     masks = open_here.astype(np.int64) @ (1 << np.arange(9))
     need = np.array(search.need, dtype=np.int64)
