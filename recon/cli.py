@@ -694,7 +694,7 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not args.quiet:
         stderr.write(report(result))
         if counted is not None:
-            stderr.write(_count_line(counted, f"recon count {_input_args(args)} --probabilities"))
+            stderr.write(_count_line(counted, f"recon count {_input_args(args)}"))
     if args.explain and not args.json:
         stderr.write(explanation(result, problem))
     return EXIT_CODES[result.verdict]
@@ -880,12 +880,14 @@ def _input_args(args: argparse.Namespace) -> str:
     return " ".join(words)
 
 
-def _count_line(counted, every: str, most: int = 12) -> str:
-    """The report's line on an ambiguous status's count; `every` is the command that shows every
-    cell's probability."""
+def _count_line(counted, command: str, most: int = 12) -> str:
+    """The report's line on an ambiguous status's count; `command` is the `recon count` command
+    for the same input (longer limits, and every cell's probability)."""
     seconds = f"{counted.seconds:.3g} s"
+    every = f"{command} --probabilities"
     if not counted.exact:
-        line = f"count: at least {short_decimal(counted.count)} solutions, not counted exactly ({counted.reason}; {seconds})"
+        line = (f"count: at least {short_decimal(counted.count)} solutions, not counted exactly ({counted.reason}; "
+                f"{seconds}; `{command}` counts with longer limits)")
         if counted.varying is not None:
             names = " ".join(cell_name(r, c) for r, c in counted.varying[:most])
             more = f" and {len(counted.varying) - most} more" if len(counted.varying) > most else ""

@@ -222,10 +222,7 @@ def count_solutions(
     if not exhausted and not n:  # a bound of 0 says nothing: the status may have no solution
         reason = "no solution was found in time, so there is no lower bound"
     elif not exhausted:
-        reason = (
-            f"a group had more than {limit} solutions" + (" or the time limit ran out" if time_limit else "")
-            + f": at least {n} (a lower bound)"
-        )
+        reason = f"{_cut_short(limit, deadline)}: at least {n} (a lower bound)"
     elif n and probabilities and probs is None:
         reason = f"no probabilities past {PROBABILITY_CELLS:,} cells (one exact fraction each)"
     return Count(n, exhausted, method, time.perf_counter() - start, probs, reason, varying, groups)
@@ -290,6 +287,13 @@ _NOT_COUNTED = (0, False, None, "", None, 0)
 
 def _past(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() >= deadline
+
+
+def _cut_short(limit: int, deadline: float | None) -> str:
+    """Which limit stopped a count: the time, or a group's solutions past `limit`."""
+    if _past(deadline):
+        return "the time limit ran out"
+    return f"a group had more than {limit:,} solutions"
 
 
 def _by_groups(problem: Problem, search, limit: int, deadline: float | None, quick: bool = False,
@@ -1062,6 +1066,7 @@ def count_ambiguous(problem: Problem, result: Result, time_limit: float = SOLVE_
     and verified, or different from a count solve proved exact, is a bug (EngineDisagreement)."""
     if result.verdict is not Verdict.MULTIPLE:
         raise ValueError(f"count_ambiguous counts a status with several solutions, not one with verdict {result.verdict}")
+    start = time.perf_counter()
     counted = count_solutions(problem, probabilities=True, limit=limit, time_limit=time_limit, super_cells=super_cells)
     # each says the true count is at least its count, and at most that when exact: they must meet
     uppers = [n for n, exact in ((counted.count, counted.exact), (result.solution_count, result.count_exact)) if exact]
@@ -1076,6 +1081,6 @@ def count_ambiguous(problem: Problem, result: Result, time_limit: float = SOLVE_
         )
     if not counted.exact and counted.count < result.solution_count:
         counted.count = result.solution_count  # solve found (and checked) that many: a better lower bound
-        counted.reason = (f"a group had more than {limit} solutions or the time limit ran out; "
-                          f"the {result.solution_count} solve found are a lower bound")
+        why = _cut_short(limit, None if time_limit is None else start + time_limit)
+        counted.reason = f"{why}; the {result.solution_count} solve found are a lower bound"
     return counted

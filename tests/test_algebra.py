@@ -13,10 +13,10 @@ import pytest
 
 from recon.result import TimeUp
 from conftest import brute_force, brute_force_many, keys
-from recon import Verdict, make_problem, random_field, status
+from recon import Verdict, make_problem, random_field, solve, status
 from recon.io.text import format_status
 from recon.cli import main
-from recon.counting import count_solutions
+from recon.counting import count_ambiguous, count_solutions
 from recon.engines import algebra, backtrack, milp
 
 
@@ -216,6 +216,13 @@ def test_count_partial_status_by_groups_and_limit():
     known[1, ::2] = True  # one row of clues, every other column: one long group, many solutions
     stopped = count_solutions(make_problem(status(field), known), limit=10, super_cells=False)
     assert not stopped.exact and stopped.count >= 10 and "lower bound" in stopped.reason
+    assert "a group had more than 10 solutions" in stopped.reason and "time" not in stopped.reason
+    # solve's own count, out of time: the solutions solve found are the bound, and it says why
+    problem = make_problem(status(field), known)
+    found = solve(problem, max_solutions=3)
+    late = count_ambiguous(problem, found, time_limit=1e-9)
+    assert not found.count_exact and late.count == found.solution_count >= 3
+    assert late.reason == f"the time limit ran out; the {found.solution_count} solve found are a lower bound"
     assert count_solutions(make_problem(status(field), known), limit=10).exact  # super cells along the frontier
 
 
