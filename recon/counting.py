@@ -29,7 +29,7 @@ from math import comb
 import numpy as np
 
 from .engines import algebra, backtrack, hybrid, milp, sat
-from .model import OPEN, Groups, Problem, make_problem, status
+from .model import OPEN, Groups, Problem, make_problem, unseen_open_cells
 from .result import EngineDisagreement, EngineError, Result, TimeUp, Verdict
 from .solver import verify
 from .stats import comb as large_comb
@@ -112,12 +112,6 @@ class Count:
         return np.array([[float(p) for p in row] for row in self.probabilities])
 
 
-def _free_cells(problem: Problem) -> np.ndarray:
-    """The cells no clue sees and nothing fixes (bool mask)."""
-    unseen = status(problem.known) == 0
-    return unseen if problem.fixed is None else unseen & (problem.fixed == OPEN)
-
-
 def _enumerated(problem: Problem, limit: int, time_limit: float | None) -> tuple[int, bool]:
     """Count by plain enumeration with the backtracking engine: (count, exhausted), exhausted
     False past `limit` fields or the time limit. With a total, which backtracking does not take,
@@ -126,7 +120,7 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None) -> tuple
     plain, free = problem, 0
     if problem.mines is not None:
         fixed = np.full(problem.shape, OPEN, dtype=np.int8) if problem.fixed is None else problem.fixed.copy()
-        unseen = _free_cells(problem)
+        unseen = unseen_open_cells(problem)
         fixed[unseen] = 0
         free = int(unseen.sum())
         plain = make_problem(problem.clues, problem.known, fixed)
@@ -186,7 +180,7 @@ def count_solutions(
         return result
     deadline = None if time_limit is None else start + time_limit
     quick = QUICK_SECONDS if time_limit is None else QUICK_SHARE * time_limit  # the first pass's budget
-    if sat.AVAILABLE and sat.takes_total(problem) and not (problem.mines is None and _free_cells(problem).any()):
+    if sat.AVAILABLE and sat.takes_total(problem) and not (problem.mines is None and unseen_open_cells(problem).any()):
         # (a cell no clue sees, nothing fixes and no total bounds takes either value: not one solution)
         unique = _unique_by_sat(problem, probabilities, min(PROBE_SECONDS, quick))
         if unique is not None:

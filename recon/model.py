@@ -276,6 +276,13 @@ def make_problem(clues: np.ndarray, known: np.ndarray | None = None, fixed: np.n
     return Problem(stored, known, fixed, mines)
 
 
+def unseen_open_cells(problem: Problem) -> np.ndarray:
+    """The cells no clue sees and nothing fixes (a bool mask). Without a total each takes either
+    value in every solution, whatever the other cells hold."""
+    unseen = status(problem.known) == 0
+    return unseen if problem.fixed is None else unseen & (problem.fixed == OPEN)
+
+
 def is_solution(field: np.ndarray, problem: Problem) -> bool:
     """Is this field a solution of the problem: its clues, and its fixed cells and total if any?"""
     field = np.asarray(field)

@@ -36,7 +36,7 @@ from collections import deque
 
 import numpy as np
 
-from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status, window_index, windows_of
+from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status, unseen_open_cells, window_index, windows_of
 from ..result import ReconError, Result, TimeUp, Verdict
 
 NAME = "sat"
@@ -108,18 +108,22 @@ def _limited_solver(cells: int, deadline: float | None):
     return _new_solver(INTERRUPTIBLE_SOLVER if large else SOLVER), not large
 
 
-def window_grid(shape: tuple[int, int], cells: np.ndarray | None = None) -> np.ndarray:
+def window_grid(shape: tuple[int, int], cells: np.ndarray | None = None, numbers: np.ndarray | None = None) -> np.ndarray:
     """Return, for every cell in row-major order (or for `cells`, flat indices: a few clues on a
     large grid), the literals (cell index + 1) of its window as a 3x3 block in place (position
-    [i, j] is the cell i - 1 rows down, j - 1 columns right), 0 where the window leaves the grid."""
+    [i, j] is the cell i - 1 rows down, j - 1 columns right), 0 where the window leaves the grid.
+    numbers: the literal of each cell, at index cell + 1 (0 at index 0), where it is not cell + 1."""
     index = window_index(shape) if cells is None else windows_of(shape, cells)
-    return (index + 1).reshape(-1, 3, 3)
+    literals = index + 1
+    return (literals if numbers is None else numbers[literals]).reshape(-1, 3, 3)
 
 
-def window_literals(shape: tuple[int, int], cells: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def window_literals(shape: tuple[int, int], cells: np.ndarray | None = None,
+                    numbers: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Return (cells, sizes): for every cell in row-major order (or for `cells`), the literals
-    (cell index + 1) of its window, in row-major order, padded with 0, and how many there are."""
-    out = window_grid(shape, cells).reshape(-1, 9)
+    (cell index + 1, or `numbers`' as in window_grid) of its window, in row-major order, padded
+    with 0, and how many there are."""
+    out = window_grid(shape, cells, numbers).reshape(-1, 9)
     sizes = (out > 0).sum(axis=1)
     # pack the cells of each window to the left, keeping their row-major order
     order = np.argsort(out == 0, axis=1, kind="stable")
@@ -133,7 +137,8 @@ def window_literals(shape: tuple[int, int], cells: np.ndarray | None = None) -> 
 PAIR_OFFSETS = ((0, 1), (1, 0))
 
 
-def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, offsets=PAIR_OFFSETS):
+def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, offsets=PAIR_OFFSETS,
+               numbers: np.ndarray | None = None):
     """The difference of every two nearby clues, as "exactly k of these literals are true".
 
     Clues a at x and b at y see their shared cells once each, so a - b = mines(only x sees) -
@@ -143,13 +148,14 @@ def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, of
 
     Returns (pairs, contradiction): pairs is a list of (first clue, second clue, literals, k), and
     contradiction names the first two clues that no 0/1 cells can meet together, or is None.
+    numbers: the cells' literals, as in window_grid.
     """
     rows, cols = shape
     known = np.asarray(known, dtype=bool).ravel()
     counts = np.asarray(counts, dtype=np.int64).ravel()
     pairs = []
     ks = np.flatnonzero(known)  # (the clues alone: on a large grid they may be few)
-    grid = window_grid(shape, ks)  # row i: clue ks[i]
+    grid = window_grid(shape, ks, numbers)  # row i: clue ks[i]
     r, c = np.divmod(ks, cols)
     pos = np.indices((3, 3)) - 1  # (2, 3, 3): row and column offsets of the window positions
     for dr, dc in offsets:
@@ -253,12 +259,14 @@ def _solve_limited_assuming(solver, assumptions: list[int], deadline: float | No
     return answer
 
 
-def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadline: float | None = None) -> None:
+def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadline: float | None = None,
+               numbers: np.ndarray | None = None) -> None:
     """The clues (and the differences of neighbouring clues, `pairs`) as cardinality constraints
-    on cell literals 1..cells (row-major). Raises TimeUp at the deadline (a large model takes
-    seconds to build)."""
+    on cell literals 1..cells (row-major), or on `numbers`' literals (window_grid; a cell numbered
+    0 is left out: no clue may see it, and there is no total). Raises TimeUp at the deadline (a
+    large model takes seconds to build)."""
     ks = np.flatnonzero(problem.known.ravel())
-    windows, widths = window_literals(problem.shape, ks)
+    windows, widths = window_literals(problem.shape, ks, numbers)
     counts = problem.clues.ravel()[ks]
     constraints = int((counts < widths).sum() + (counts > 0).sum())
     for i, (lits, k, w) in enumerate(zip(windows.tolist(), counts.tolist(), widths.tolist())):
@@ -270,12 +278,17 @@ def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadl
             raise TimeUp
         _add_exactly(solver, lits, k)
     if problem.fixed is not None:  # a fixed cell: a unit clause
-        for x in np.flatnonzero(problem.fixed.ravel() != OPEN).tolist():
-            solver.add_clause([x + 1 if problem.fixed.flat[x] else -(x + 1)])
+        given = np.flatnonzero(problem.fixed.ravel() != OPEN)
+        literals = given + 1 if numbers is None else numbers[given + 1]
+        for x, lit in zip(given.tolist(), literals.tolist()):
+            solver.add_clause([lit if problem.fixed.flat[x] else -lit])
     if problem.mines is not None:  # the total: one native cardinality constraint over every cell
+        if numbers is not None:
+            raise ValueError("with a total every cell is a variable")
         _add_exactly(solver, list(range(1, problem.cells + 1)), problem.mines)
-    if problem.cells:
-        solver.add_clause([problem.cells, -problem.cells])  # every cell is a variable, even with no clue on it
+    last = problem.cells if numbers is None else int(numbers.max(initial=0))
+    if last:
+        solver.add_clause([last, -last])  # every cell is a variable, even with no clue on it
     if stats is not None:
         stats["constraints"] += constraints
         stats["pairs"] = len(pairs)
@@ -334,6 +347,11 @@ def solve(
 
     given: solutions already found and checked by another engine; they are blocked from the
     start and listed first, so the solver only has to prove there is no other one.
+
+    Without a total, the cells no clue sees and nothing fixes are left out of the model: each
+    takes either value whatever the rest hold, so every field of the rest stands for 2^free
+    fields, listed by counting in binary over the free cells (on a sparse status of millions of
+    cells they are most of them, and every model and blocking clause spanned them).
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
@@ -342,30 +360,58 @@ def solve(
     n = problem.cells
     stats = {"solves": 0, "constraints": 0}
     reason = impossible_clue_reason(problem)
-    pairs, clash = clue_pairs(problem.shape, problem.known, problem.clues)
+    free = np.zeros(0, dtype=np.int64) if problem.mines is not None else np.flatnonzero(unseen_open_cells(problem).ravel())
+    kept = numbers = None
+    if free.size:
+        left_out = np.zeros(n, dtype=bool)
+        left_out[free] = True
+        kept = np.flatnonzero(~left_out)
+        numbers = np.zeros(n + 1, dtype=np.int64)  # a literal for each kept cell, at index cell + 1
+        numbers[kept + 1] = np.arange(1, kept.size + 1)
+    m = n if kept is None else kept.size  # the model's variables
+    stats["free"] = int(free.size)
+    pairs, clash = clue_pairs(problem.shape, problem.known, problem.clues, numbers=numbers)
     if clash is not None and not reason:
         reason = _clash_reason(problem, *clash)
     if reason:
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
     solutions: list[np.ndarray] = []
     exhausted = timed_out = False
-    solver, quick = _limited_solver(n, deadline)
+    solver, quick = _limited_solver(m, deadline)
     try:
         try:
-            _add_clues(solver, problem, pairs, stats, deadline)
+            _add_clues(solver, problem, pairs, stats, deadline, numbers)
         except TimeUp:
             return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats,
                           f"time limit of {time_limit:g} s reached while building the SAT model")
 
-        def block(field: np.ndarray) -> None:
-            lits = np.arange(1, n + 1)
-            solver.add_clause(np.where(field.ravel(), -lits, lits).tolist())
+        parts: list[np.ndarray] = []  # the kept cells' values of each field found, once each
+        known_parts: set[bytes] = set()
+
+        def add_part(field: np.ndarray) -> None:
+            part = field.ravel() if kept is None else field.ravel()[kept]
+            key = np.packbits(part).tobytes()
+            if key in known_parts:
+                return
+            known_parts.add(key)
+            parts.append(part)
+            if m:  # block it: a clause that some kept cell differs
+                lits = np.arange(1, m + 1)
+                solver.add_clause(np.where(part, -lits, lits).tolist())
 
         for field in given[:limit]:
             solutions.append(np.asarray(field, dtype=bool))
-            block(solutions[-1])
+            add_part(solutions[-1])
         stats["given"] = len(solutions)
+        listed = 0 if kept is not None else len(parts)  # parts whose fields are in solutions
         while len(solutions) < limit:
+            if listed < len(parts):
+                _list_fields(parts[listed], kept, free, problem.shape, solutions, limit)
+                listed += 1
+                continue
+            if m == 0 and parts:
+                exhausted = True  # nothing but free cells: one part, every field listed
+                break
             stats["solves"] += 1
             answer = _solve_limited(solver, deadline, quick)
             if answer is None:
@@ -374,13 +420,18 @@ def solve(
             if not answer:
                 exhausted = True
                 break
-            model = np.array(solver.get_model()[:n]) if n else np.zeros(0, dtype=np.int64)
-            field = (model > 0).reshape(problem.shape)
-            solutions.append(field)
-            if n == 0:
-                exhausted = True  # the empty field is the only one
-                break
-            block(field)
+            model = np.array(solver.get_model()[:m]) if m else np.zeros(0, dtype=np.int64)
+            field = np.zeros(n, dtype=bool)
+            field[slice(None) if kept is None else kept] = model > 0
+            field = field.reshape(problem.shape)
+            if kept is None:
+                solutions.append(field)
+                if n == 0:
+                    exhausted = True  # the empty field is the only one
+                    break
+            add_part(field)
+            if kept is None:
+                listed = len(parts)
     finally:
         solver.delete()
     verdict = Verdict.of_search(len(solutions), exhausted)
@@ -390,6 +441,24 @@ def solve(
     elif verdict is Verdict.UNDECIDED and timed_out:
         reason = f"time limit of {time_limit:g} s reached"
     return Result(verdict, solutions, exhausted, NAME, time.perf_counter() - start, stats, reason)
+
+
+def _list_fields(part: np.ndarray, kept: np.ndarray, free: np.ndarray, shape: tuple[int, int],
+                 solutions: list[np.ndarray], limit: int) -> None:
+    """Add to `solutions`, up to `limit` of them, the fields with these kept cells and the free
+    cells counting up in binary (the first free cell the lowest bit), skipping fields already there."""
+    shown = {np.packbits(f).tobytes() for f in solutions}
+    base = np.zeros(shape[0] * shape[1], dtype=bool)
+    base[kept] = part
+    ways = 1 << free.size if free.size < 64 else None
+    j = 0
+    while len(solutions) < limit and (ways is None or j < ways):
+        field = base.copy()
+        field[free[[b for b in range(j.bit_length()) if j >> b & 1]]] = True
+        j += 1
+        field = field.reshape(shape)
+        if np.packbits(field).tobytes() not in shown:
+            solutions.append(field)
 
 
 def iter_equation_solutions(cells: list[int], equations, deadline: float | None = None):
