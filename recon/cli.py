@@ -888,10 +888,11 @@ def _count_line(counted, command: str, most: int = 12) -> str:
     if not counted.exact:
         line = (f"count: at least {short_decimal(counted.count)} solutions, not counted exactly ({counted.reason}; "
                 f"{seconds}; `{command}` counts with longer limits)")
-        if counted.varying is not None:
-            names = " ".join(cell_name(r, c) for r, c in counted.varying[:most])
-            more = f" and {len(counted.varying) - most} more" if len(counted.varying) > most else ""
-            line += f"; {len(counted.varying)} cell(s) vary: {names}{more}; every other cell is the same in all solutions (proved)"
+        if counted.varies is not None:
+            where = np.flatnonzero(counted.varies)
+            names = " ".join(cell_name(*divmod(x, counted.varies.shape[1])) for x in where[:most].tolist())
+            more = f" and {len(where) - most} more" if len(where) > most else ""
+            line += f"; {len(where)} cell(s) vary: {names}{more}; every other cell is the same in all solutions (proved)"
         return line + "\n"
     varying = _varying(counted)
     shown = " ".join(f"{name} {p}" for name, p in varying[:most])

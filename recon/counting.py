@@ -98,11 +98,21 @@ class Count:
     seconds: float
     probabilities: list[list[Fraction]] | None = None
     reason: str | None = None
-    #: the cells (row, col) proved to differ between solutions, every other cell being proved the
-    #: same in all of them; None when that is not known (an exact count with probabilities says it too)
-    varying: list[tuple[int, int]] | None = None
+    #: True at the cells proved to differ between solutions (a bool grid), every other cell being
+    #: proved the same in all of them; None when that is not known (an exact count with
+    #: probabilities says it too)
+    varies: np.ndarray | None = None
     #: the independent groups of open cells counted apart (a partial status), None for a full one
     groups: int | None = None
+
+    @property
+    def varying(self) -> list[tuple[int, int]] | None:
+        """The cells (row, col) that `varies` marks, row by row (made when asked: on a large board
+        they are millions)."""
+        if self.varies is None:
+            return None
+        r, c = np.nonzero(self.varies)
+        return list(zip(r.tolist(), c.tolist()))
 
     @property
     def array(self) -> np.ndarray | None:
@@ -194,32 +204,32 @@ def count_solutions(
     search, _, _ = hybrid.deduce(plain, deadline)
     # first by super cells alone, which counts most boards at once; SAT's backbone and the
     # enumerators that follow are for the groups that do not yield to it
-    n, exhausted, tally, method, varying, groups = _NOT_COUNTED
+    n, exhausted, tally, method, varies, groups = _NOT_COUNTED
     quick_end = start + quick
     if super_cells:
-        n, exhausted, tally, method, varying, groups = _by_groups(problem, search, limit, quick_end, quick=True,
+        n, exhausted, tally, method, varies, groups = _by_groups(problem, search, limit, quick_end, quick=True,
                                                                   progress=progress, states=min(limit, QUICK_STATES))
     if not exhausted and (search is None or not _past(deadline)):
-        n, exhausted, tally, method, varying, groups = _by_groups(problem, search, limit, deadline, super_cells=super_cells,
+        n, exhausted, tally, method, varies, groups = _by_groups(problem, search, limit, deadline, super_cells=super_cells,
                                                                   progress=progress)
     if not exhausted and super_cells and time.perf_counter() >= quick_end and not _past(deadline):
         # the first pass was cut short for the others, which did not finish either: it gets the rest
         counted = _by_groups(problem, search, limit, deadline, quick=True, progress=progress)
         if counted[1]:
-            n, exhausted, tally, method, varying, groups = counted
+            n, exhausted, tally, method, varies, groups = counted
     if crosscheck and problem.cells <= CROSSCHECK_CELLS and exhausted and n <= CROSSCHECK_COUNT:
         method += _checked_again(problem, n, deadline, by=hybrid.NAME)
     probs = None
     reason = None
     if exhausted and n and probabilities and problem.cells <= PROBABILITY_CELLS:
-        probs = [[tally[r][c] for c in range(cols)] for r in range(rows)]
+        probs = tally.tolist()
     if not exhausted and not n:  # a bound of 0 says nothing: the status may have no solution
         reason = "no solution was found in time, so there is no lower bound"
     elif not exhausted:
         reason = f"{_cut_short(limit, deadline)}: at least {n} (a lower bound)"
     elif n and probabilities and probs is None:
         reason = f"no probabilities past {PROBABILITY_CELLS:,} cells (one exact fraction each)"
-    return Count(n, exhausted, method, time.perf_counter() - start, probs, reason, varying, groups)
+    return Count(n, exhausted, method, time.perf_counter() - start, probs, reason, varies, groups)
 
 
 def _unique_by_sat(problem: Problem, probabilities: bool, seconds: float) -> Count | None:
@@ -233,7 +243,8 @@ def _unique_by_sat(problem: Problem, probabilities: bool, seconds: float) -> Cou
     verify(result, problem)  # never expected to fail: SAT's model breaks a clue
     field = result.solutions[0]
     probs = [[ONE if v else ZERO for v in row] for row in field] if probabilities else None
-    return Count(1, True, "SAT (one solution, and a second solve proved there is no other)", 0.0, probs, None, [], 0)
+    return Count(1, True, "SAT (one solution, and a second solve proved there is no other)", 0.0, probs, None,
+                 np.zeros(problem.shape, dtype=bool), 0)
 
 
 def _checked_again(problem: Problem, n: int, deadline: float | None, by: str) -> str:
@@ -275,7 +286,7 @@ def _same_count(n: int, by: str, engine: str, other: int) -> None:
 
 
 #: What _by_groups gives when it counted nothing: no count, not exact, no probabilities, no
-#: method, no varying cells, no groups.
+#: method, the varying cells not known, no groups.
 _NOT_COUNTED = (0, False, None, "", None, 0)
 
 
@@ -305,6 +316,8 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
         return _NOT_COUNTED
     value = list(search.value)
     undecided = backtrack._UNDECIDED
+    # the per-cell passes in numpy: on a board of millions of cells, Python loops over every cell
+    # were seconds each
     extra: dict[int, int] = {}
     seen_varying: set[int] = set()  # cells the backbone saw take both values
     known_all = False  # did the backbone settle every open cell (certain or varying)?
@@ -326,17 +339,18 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
         known_all = known_all and bool(extra or seen_varying or not asked)
         for x, v in extra.items():
             value[x] = v
-    open_cells = [x for x in range(problem.cells) if value[x] == undecided]
+    values = np.array(value, dtype=np.int8)
+    open_cells = np.flatnonzero(values == undecided)
     proved = "deduction" + (f", then {prover.NAME.upper()} proved {len(extra)} more cell(s) the same in every solution"
                             if extra else "")
     if not quick and _past(deadline):
         # no group would be counted now, and on a large board making them takes a while: the
         # bound is what the backbone saw (two solutions that differ, or one), without them
         return (2 if seen_varying else int(bool(extra)), False, None, proved + ", then the time limit ran out",
-                [divmod(x, cols) for x in open_cells] if known_all else None, 0)
+                (values == undecided).reshape(rows, cols) if known_all else None, 0)
     # open clue equations, and groups of open cells joined by them
     equations = []
-    joined = Groups(open_cells)
+    joined = Groups()
 
     seen_by_clue = set()
     for k, cells in enumerate(search.clue_cells):
@@ -356,8 +370,8 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
         group_eqs[joined.find(eq[0][0])].append(eq)
     for g in group_eqs:
         group_eqs[g] = _along(group_eqs[g], cols)
-    shared = {0: ZERO, 1: ONE, undecided: HALF}  # one object per value: a grid of millions of cells shares three
-    prob = [[shared[value[r * cols + c]] for c in range(cols)] for r in range(rows)]
+    # one object per value: a grid of millions of cells shares three (flat, row-major)
+    prob = np.array([ZERO, ONE, HALF], dtype=object)[np.where(values == undecided, 2, values)]
     total, exact = 1 << (len(open_cells) - len(seen_by_clue)), True  # cells no open clue sees: free
     hows: set[str] = set()
     by_mines = []  # with a total: per group, {mines in the group: [solutions, {cell: mines}]}
@@ -393,14 +407,15 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
         exact &= complete
         if count and complete:
             for x in cells:
-                prob[x // cols][x % cols] = Fraction(tally[x], count)
+                prob[x] = Fraction(tally[x], count)
     free = len(open_cells) - len(seen_by_clue)
+    is_free = values == undecided
+    is_free[list(seen_by_clue)] = False
     if problem.mines is not None:
-        left = problem.mines - sum(1 for v in value if v == 1)
-        free_cells = [x for x in open_cells if x not in seen_by_clue]
+        left = problem.mines - int((values == 1).sum())
         if exact:
             try:
-                total = _with_total(by_mines, free_cells, left, prob, cols, deadline)
+                total = _with_total(by_mines, np.flatnonzero(is_free), left, prob, deadline)
             except TimeUp:  # its big binomials ran past the deadline
                 exact = False
         if not exact:
@@ -412,18 +427,15 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
         # the cells no clue sees share one probability (HALF, or the total's): it is read once
         varies = np.zeros(problem.cells, dtype=bool)
         if free:
-            x = next(x for x in open_cells if x not in seen_by_clue)
-            varies[open_cells] = 0 < prob[x // cols][x % cols] < 1
+            varies[is_free] = 0 < prob[np.argmax(is_free)] < 1
         for x in seen_by_clue:
-            varies[x] = 0 < prob[x // cols][x % cols] < 1
+            varies[x] = 0 < prob[x] < 1
     elif known_all:  # each open cell was seen to vary
         varies = np.zeros(problem.cells, dtype=bool)
         varies[open_cells] = True
-    varying = None
     if varies is not None:
-        r, c = np.divmod(np.flatnonzero(varies), cols)
-        varying = list(zip(r.tolist(), c.tolist()))
-    return total, exact, prob if exact else None, method, varying, len(members)
+        varies = varies.reshape(rows, cols)
+    return total, exact, prob.reshape(rows, cols) if exact else None, method, varies, len(members)
 
 
 def _convolve(a: list[int], b: list[int], top: int | None = None, deadline: float | None = None) -> list[int]:
@@ -442,10 +454,10 @@ def _convolve(a: list[int], b: list[int], top: int | None = None, deadline: floa
     return out
 
 
-def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, deadline: float | None = None) -> int:
+def _with_total(by_mines, free_cells: np.ndarray, left: int, prob: np.ndarray, deadline: float | None = None) -> int:
     """The exact count with a total: each group's solutions by their number of mines, convolved,
-    the cells no clue sees filling the rest (a binomial coefficient); fills prob with the exact
-    fraction per open cell. left: the mines not yet placed by deduction.
+    the cells no clue sees filling the rest (a binomial coefficient); fills prob (a flat object
+    array) with the exact fraction per open cell. left: the mines not yet placed by deduction.
 
     With j mines in the groups the free cells take the other left - j, so only the binomials
     C(f, left - j) for j up to the groups' most mines are needed: one computed from its prime
@@ -498,13 +510,11 @@ def _with_total(by_mines, free_cells: list[int], left: int, prob, cols: int, dea
         ways = {k: sum(n * rest[i + k] for i, n in enumerate(before[: top - k]) if n) for k in per_k}
         for x in cells:
             num = sum(tally[x] * ways[k] for k, (_, tally) in per_k.items())
-            prob[x // cols][x % cols] = Fraction(num, total)
-    if free_cells:
+            prob[x] = Fraction(num, total)
+    if len(free_cells):
         # the fields with a mine at one free cell: C(f - 1, t - 1) = C(f, t) t / f, t = left - j
         num = sum(n * (b * (left - j) // f) for j, (n, b) in enumerate(zip(everything, fill)) if b)
-        each = Fraction(num, total)
-        for x in free_cells:
-            prob[x // cols][x % cols] = each
+        prob[free_cells] = Fraction(num, total)
     return total
 
 

@@ -523,4 +523,4 @@ def test_a_count_with_a_total_stops_at_its_time_limit():
     late = count_solutions(problem, time_limit=1e-9)
     assert not late.exact and "lower bound" in late.reason
     with pytest.raises(TimeUp):
-        _with_total([], list(range(2000)), 400, [[None] * 2000], 2000, deadline=time.perf_counter() - 1)
+        _with_total([], np.arange(2000), 400, np.full(2000, None), deadline=time.perf_counter() - 1)
