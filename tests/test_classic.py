@@ -262,6 +262,10 @@ def test_minesweepr_probabilities_with_the_total(tmp_path):
         ("1?\n\n??\n", [], "rows must be consecutive", "2:1"),
         ("# mines: 3\n", [], "got no rows", "1:1"),
         ("\n  1??\n  ??x\n", [], "got 'x'", "3:5"),
+        ("1??0\n?é??\n", [], "got 'é'", "2:2"),  # not ASCII
+        ("1??0\n??.?\n", [], "got '.'", "2:3"),
+        ("1??0\n??é.\n", [], "got 'é'", "2:3"),  # the first bad one named
+        ("1??0\n??.é\n", [], "got '.'", "2:3"),
         ("1??\n???\n", ["--max-cells", "5"], "recon takes up to 5 cells", "1:1"),
     ],
 )

@@ -43,6 +43,12 @@ _FIRST_ROW = re.compile(rb"^[ \t\r]*([^#\s][^\r\n]*)", re.MULTILINE)
 _MINES_LINE = re.compile(rb"^[ \t]*#[ \t]*mines[ \t]*:", re.IGNORECASE | re.MULTILINE)
 _LEGUP_MINESWEEPER = re.compile(rb"<puzzle\b[^>]*\bname\s*=\s*[\"']Minesweeper[\"']")
 COVERED, FLAG, SAFE = -1, -2, -3
+_NOT_A_CELL = 127
+# each ASCII character's cell value, _NOT_A_CELL for the others: a row is read in one lookup (a
+# character at a time was most of the time to read a large board: docs/decisions.md)
+_CELL_OF = np.full(128, _NOT_A_CELL, dtype=np.int8)
+_CELL_OF[ord("0") : ord("8") + 1] = np.arange(9)
+_CELL_OF[ord("?")], _CELL_OF[ord("*")] = COVERED, FLAG
 
 
 def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS, *,
@@ -84,7 +90,15 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
         if len(content) != width:
             raise FormatError(path, number, offset + min(width, len(content)) + 1,
                               f"expected {width} cells in this row like in the first row (line {rows[0][0]}), got {len(content)}")
-        for c, ch in enumerate(content):
+        start = 0  # (a character that is not ASCII: each is checked below, and the first bad one named)
+        if content.isascii():
+            row = _CELL_OF[np.frombuffer(content.encode("ascii"), dtype=np.uint8)]
+            bad = np.flatnonzero(row == _NOT_A_CELL)
+            if not bad.size:
+                cells[r] = row
+                continue
+            start = int(bad[0])
+        for c, ch in enumerate(content[start:], start):
             if "0" <= ch <= "8":
                 cells[r, c] = ord(ch) - ord("0")
             elif ch == "?":
