@@ -304,8 +304,50 @@ def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
             result = milp.solve(problem, limit=2, given=known_solutions)
             assert result.verdict is (Verdict.UNIQUE if len(truth) == 1 else Verdict.MULTIPLE)
             assert keys(result.solutions) <= truth and len(result.solutions) == min(2, len(truth))
-            assert result.stats["farthest"] == 1
+            if result.stats.get("free"):  # cells no clue sees: one field of the rest makes two
+                assert result.stats["solves"] <= 1 and result.verdict is Verdict.MULTIPLE
+            else:
+                assert result.stats["farthest"] == 1
     assert seen == {True, False}  # both verdicts were tested
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.skipif(not available(name), reason=f"{name} is not installed"))
+                                  for name in ("milp", "sat")])
+@pytest.mark.parametrize("shape", [(1, 1), (1, 7), (7, 1), (2, 2), (2, 6), (6, 2), (3, 5), (4, 4)])
+def test_cells_no_clue_sees_are_listed_with_every_value_once_each(name, shape):
+    """Few clues: MILP and SAT solve the rest and list each field they find with every value of
+    the cells no clue sees and nothing fixes (`engines.unseen`). Against brute force, with some
+    cells fixed, at every limit, and with some solutions given first in any order."""
+    from recon.model import OPEN
+
+    engine = ENGINES[name]
+    rng = np.random.default_rng(sum(shape) * 11 + shape[0])
+    with_free = 0
+    for _ in range(8):
+        field = rng.random(shape) < rng.uniform(0.2, 0.7)
+        known = rng.random(shape) < rng.uniform(0.0, 0.3)
+        fixed = np.where(rng.random(shape) < 0.15, field, OPEN).astype(np.int8)
+        everything = brute_force(status(field), known)
+        expected = {k for k in everything
+                    if (np.frombuffer(k, dtype=bool).reshape(shape)[fixed != OPEN] == fixed[fixed != OPEN]).all()}
+        problem = make_problem(status(field), known, fixed)
+        free = int(((status(known) == 0) & (fixed == OPEN)).sum())
+        with_free += free > 0
+        every = engine(problem, limit=len(expected) + 1)
+        assert every.count_exact and every.stats.get("free", 0) == free
+        assert len(every.solutions) == len(expected) and keys(every.solutions) == expected
+        for limit in range(1, min(len(expected), 9) + 1):
+            some = engine(problem, limit=limit)
+            assert len(some.solutions) == len(keys(some.solutions)) == limit and keys(some.solutions) <= expected
+            assert not some.count_exact or limit == len(expected)  # exact only when all are listed
+            assert some.verdict is Verdict.of_search(limit, some.count_exact)
+        given = [np.frombuffer(k, dtype=bool).reshape(shape) for k in sorted(expected)]
+        rng.shuffle(given)
+        given = given[: rng.integers(0, len(given) + 1)]
+        told = engine(problem, limit=len(expected) + 1, given=given)
+        assert keys(told.solutions) == expected and told.count_exact and len(told.solutions) == len(expected)
+        assert all(np.array_equal(a, b) for a, b in zip(told.solutions, given))
+    assert with_free >= 2  # such cells were there (on 2x2, only where there is no clue)
 
 
 needs_fork = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="HiGHS runs in a child only on Linux")

@@ -135,41 +135,6 @@ def test_sat_lists_exactly_the_solutions_brute_force_finds(shape):
 
 
 @needs_sat
-@pytest.mark.parametrize("shape", SHAPES + [(2, 8), (4, 4)])
-def test_sat_lists_the_fields_of_cells_no_clue_sees_once_each(shape):
-    """Few clues: SAT leaves the cells no clue sees (and nothing fixes) out of its model and lists
-    each field it finds with every value of theirs. Against brute force, with some cells fixed,
-    at every limit, and with some solutions given first in any order."""
-    rng = np.random.default_rng(sum(shape) * 11 + shape[0])
-    seen_free = 0
-    for _ in range(12):
-        field = rng.random(shape) < rng.uniform(0.2, 0.7)
-        known = rng.random(shape) < rng.uniform(0.0, 0.3)
-        fixed = np.where(rng.random(shape) < 0.15, field, OPEN).astype(np.int8)
-        clues = status(field)
-        everything = brute_force(clues, known)
-        expected = {k for k in everything
-                    if (np.frombuffer(k, dtype=bool).reshape(shape)[fixed != OPEN] == fixed[fixed != OPEN]).all()}
-        problem = make_problem(clues, known, fixed)
-        free = int(((status(known) == 0) & (fixed == OPEN)).sum())
-        seen_free += free > 0
-        every = sat.solve(problem, limit=len(expected) + 1)
-        assert every.count_exact and every.stats["free"] == free
-        assert len(every.solutions) == len(expected) and keys(every.solutions) == expected
-        for limit in range(1, min(len(expected), 9) + 1):
-            some = sat.solve(problem, limit=limit)
-            assert len(some.solutions) == len(keys(some.solutions)) == limit and keys(some.solutions) <= expected
-            assert some.count_exact == (limit > len(expected))
-        given = [np.frombuffer(k, dtype=bool).reshape(shape) for k in sorted(expected)]
-        rng.shuffle(given)
-        given = given[: rng.integers(0, len(given) + 1)]
-        told = sat.solve(problem, limit=len(expected) + 1, given=given)
-        assert keys(told.solutions) == expected and told.count_exact and len(told.solutions) == len(expected)
-        assert all(np.array_equal(a, b) for a, b in zip(told.solutions, given))
-    assert seen_free >= 3  # many draws have such cells (on 2x2, those with no clue)
-
-
-@needs_sat
 def test_sat_says_none_for_impossible_and_contradictory_clues():
     clues = np.array([[5, 0, 0]])  # a corner window of 2 cells cannot hold 5 mines
     result = sat.solve(make_problem(clues))

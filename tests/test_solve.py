@@ -152,12 +152,19 @@ def test_milp_confirms_a_many_solution_puzzle_with_one_solve(monkeypatch):
     _decider(monkeypatch, False)
     field = random_field(2, 9, 50, np.random.default_rng(5))
     known = np.zeros((2, 9), dtype=bool)
-    known[:, ::4] = True  # few clues: many solutions
+    known[0, ::2] = True  # few clues, every cell seen by one: many solutions
     result = solve(status(field), known, max_solutions=2)
     assert result.verdict is Verdict.MULTIPLE and not result.count_exact
     check = result.engines["milp"]
     assert check.stats["given"] == 1 and check.stats["solves"] == 1 and len(check.solutions) == 2
-    assert not np.array_equal(check.solutions[0], check.solutions[1])
+    assert not np.array_equal(check.solutions[0], check.solutions[1]) and "free" not in check.stats
+    # with cells no clue sees, the first field with one of them changed is the second: no solve
+    known[:] = False
+    known[:, ::3] = True
+    result = solve(status(field), known, max_solutions=2)
+    check = result.engines["milp"]
+    assert result.verdict is check.verdict is Verdict.MULTIPLE and check.stats["solves"] == 0
+    assert check.stats["free"] == 2 and np.array_equal(check.solutions[0], result.engines["hybrid"].solutions[0])
 
 
 def test_with_sat_hybrid_leaves_a_stalled_puzzle_to_sat_at_once(monkeypatch):

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..model import OPEN, Problem, constraint_matrix, impossible_clue_reason, is_solution
 from ..result import EngineError, Result, Verdict
+from . import unseen
 
 NAME = "milp"
 
@@ -224,14 +225,25 @@ def solve(
     engine's). They are cut off from the start and listed first, so MILP only has to prove there
     is no other solution, one solve instead of one per solution; a solution the lead missed is
     still found.
+
+    Without a total, the cells no clue sees and nothing fixes are fixed empty in the model, and
+    each field found is listed with every value of theirs (`unseen`).
     """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    free = unseen.free_cells(problem)
+    if free.size:
+        return unseen.solve(_solve, problem, free, limit=limit, time_limit=time_limit, given=given)
+    return _solve(problem, limit=limit, time_limit=time_limit, given=given)
+
+
+def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> Result:
+    """solve, on a problem whose cells no clue sees are fixed (or under a total)."""
     start = time.perf_counter()  # before the imports: in a fresh process they take part of the time limit
     deadline = None if time_limit is None else start + time_limit
     import scipy.sparse as sp
     from scipy.optimize import Bounds, LinearConstraint  # imported here: loading it is slow
 
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
     n = problem.cells
     stats = {"solves": 0, "cuts": 0}
     reason = impossible_clue_reason(problem)
@@ -239,16 +251,29 @@ def solve(
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason)
 
     a, b, low, high = _model(problem)
-    integrality = np.ones(n)
+    kept = unseen.model_cells(problem)
+    base = np.zeros(n, dtype=np.int8)  # each field before the model's cells are read in
+    if kept is not None:  # the cells no clue sees are fixed: columns of their own, left out
+        a, low, high = a[:, kept], low[kept], high[kept]
+        base = (problem.fixed.ravel() == 1).astype(np.int8)
+    m = len(low)  # the model's variables
+    if m == 0:  # every cell fixed, no clue: that field is the only one (HiGHS takes no empty model)
+        stats["given"] = min(len(given), 1)
+        field = base.reshape(problem.shape).astype(bool)
+        return Result(Verdict.UNIQUE, [field], True, NAME, time.perf_counter() - start, stats)
+    integrality = np.ones(m)
     bounds = Bounds(low, high)
-    objective = np.zeros(n)
+    objective = np.zeros(m)
+
+    def variables(field: np.ndarray) -> np.ndarray:
+        return field.ravel() if kept is None else field.ravel()[kept]
 
     solutions: list[np.ndarray] = []
     cut_rows: list[np.ndarray] = []
     cut_lb: list[float] = []
     for field in given[:limit]:
         solutions.append(np.asarray(field, dtype=bool))
-        row, lb = no_good_cut(solutions[-1])
+        row, lb = no_good_cut(variables(solutions[-1]))
         cut_rows.append(row)
         cut_lb.append(lb)
     stats["given"] = len(solutions)
@@ -265,14 +290,14 @@ def solve(
         farthest = len(solutions) >= 1
         goal = objective
         if farthest:
-            reference = solutions[0].ravel()
+            reference = variables(solutions[0])
             goal = 2.0 * reference - 1.0  # agreement with the reference, up to a constant
             stats["farthest"] = stats.get("farthest", 0) + 1
         if len(cut_rows) > farthest:
             cuts = sp.csr_array(np.vstack(cut_rows[1:] if farthest else cut_rows))
             constraints.append(LinearConstraint(cuts, np.array(cut_lb[1:] if farthest else cut_lb), np.inf))
         stats["solves"] += 1
-        res = _highs(deadline, n, goal, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
+        res = _highs(deadline, m, goal, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
         if res is None:  # stopped at the deadline
             timed_out = True
             break
@@ -287,16 +312,18 @@ def solve(
                 break
         elif res.status != _OPTIMAL:
             raise EngineError(f"scipy.optimize.milp failed: status {res.status}: {res.message}")
-        field = _point(res).reshape(problem.shape).astype(bool)
-        if farthest and np.array_equal(field.ravel(), reference):
+        point = _point(res)
+        if farthest and np.array_equal(point, reference):
             # The best found agrees everywhere: unique only if that optimum is proved.
             if _proved_optimal(res, goal, reference):
                 exhausted = True
             else:
                 timed_out = True
             break
-        solutions.append(field)
-        row, lb = no_good_cut(field)
+        field = base.copy()
+        field[slice(None) if kept is None else kept] = point
+        solutions.append(field.reshape(problem.shape).astype(bool))
+        row, lb = no_good_cut(point)
         cut_rows.append(row)
         cut_lb.append(lb)
         stats["cuts"] += 1

@@ -36,8 +36,9 @@ from collections import deque
 
 import numpy as np
 
-from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status, unseen_open_cells, window_index, windows_of
+from ..model import OPEN, Problem, cell_name, impossible_clue_reason, status, window_index, windows_of
 from ..result import ReconError, Result, TimeUp, Verdict
+from . import unseen
 
 NAME = "sat"
 #: python-sat's solver for `solve` (native cardinality constraints).
@@ -263,7 +264,7 @@ def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadl
                numbers: np.ndarray | None = None) -> None:
     """The clues (and the differences of neighbouring clues, `pairs`) as cardinality constraints
     on cell literals 1..cells (row-major), or on `numbers`' literals (window_grid; a cell numbered
-    0 is left out: no clue may see it, and there is no total). Raises TimeUp at the deadline (a
+    0 is left out: no clue sees it, and there is no total). Raises TimeUp at the deadline (a
     large model takes seconds to build)."""
     ks = np.flatnonzero(problem.known.ravel())
     windows, widths = window_literals(problem.shape, ks, numbers)
@@ -277,11 +278,12 @@ def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadl
         if deadline is not None and i & 1023 == 0 and time.perf_counter() > deadline:
             raise TimeUp
         _add_exactly(solver, lits, k)
-    if problem.fixed is not None:  # a fixed cell: a unit clause
+    if problem.fixed is not None:  # a fixed cell: a unit clause (none for a cell left out)
         given = np.flatnonzero(problem.fixed.ravel() != OPEN)
         literals = given + 1 if numbers is None else numbers[given + 1]
         for x, lit in zip(given.tolist(), literals.tolist()):
-            solver.add_clause([lit if problem.fixed.flat[x] else -lit])
+            if lit:
+                solver.add_clause([lit if problem.fixed.flat[x] else -lit])
     if problem.mines is not None:  # the total: one native cardinality constraint over every cell
         if numbers is not None:
             raise ValueError("with a total every cell is a variable")
@@ -348,28 +350,29 @@ def solve(
     given: solutions already found and checked by another engine; they are blocked from the
     start and listed first, so the solver only has to prove there is no other one.
 
-    Without a total, the cells no clue sees and nothing fixes are left out of the model: each
-    takes either value whatever the rest hold, so every field of the rest stands for 2^free
-    fields, listed by counting in binary over the free cells (on a sparse status of millions of
-    cells they are most of them, and every model and blocking clause spanned them).
+    Without a total, the cells no clue sees take no part in the model: those nothing fixes are
+    listed with every value (`unseen`), the others hold their given value.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    free = unseen.free_cells(problem)
+    if free.size:
+        return unseen.solve(_solve, problem, free, limit=limit, time_limit=time_limit, given=given)
+    return _solve(problem, limit=limit, time_limit=time_limit, given=given)
+
+
+def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> Result:
+    """solve, on a problem whose cells no clue sees are fixed (or under a total)."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     n = problem.cells
     stats = {"solves": 0, "constraints": 0}
     reason = impossible_clue_reason(problem)
-    free = np.zeros(0, dtype=np.int64) if problem.mines is not None else np.flatnonzero(unseen_open_cells(problem).ravel())
-    kept = numbers = None
-    if free.size:
-        left_out = np.zeros(n, dtype=bool)
-        left_out[free] = True
-        kept = np.flatnonzero(~left_out)
-        numbers = np.zeros(n + 1, dtype=np.int64)  # a literal for each kept cell, at index cell + 1
+    kept, numbers = unseen.model_cells(problem), None
+    if kept is not None:  # a literal for each cell the model needs, at index cell + 1
+        numbers = np.zeros(n + 1, dtype=np.int64)
         numbers[kept + 1] = np.arange(1, kept.size + 1)
-    m = n if kept is None else kept.size  # the model's variables
-    stats["free"] = int(free.size)
+    m = n if kept is None else kept.size
     pairs, clash = clue_pairs(problem.shape, problem.known, problem.clues, numbers=numbers)
     if clash is not None and not reason:
         reason = _clash_reason(problem, *clash)
@@ -384,34 +387,19 @@ def solve(
         except TimeUp:
             return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats,
                           f"time limit of {time_limit:g} s reached while building the SAT model")
+        # the field before the model's cells are read in: the cells no clue sees as fixed
+        base = np.zeros(n, dtype=bool) if kept is None else (problem.fixed.ravel() == 1)
 
-        parts: list[np.ndarray] = []  # the kept cells' values of each field found, once each
-        known_parts: set[bytes] = set()
-
-        def add_part(field: np.ndarray) -> None:
-            part = field.ravel() if kept is None else field.ravel()[kept]
-            key = np.packbits(part).tobytes()
-            if key in known_parts:
-                return
-            known_parts.add(key)
-            parts.append(part)
-            if m:  # block it: a clause that some kept cell differs
-                lits = np.arange(1, m + 1)
-                solver.add_clause(np.where(part, -lits, lits).tolist())
+        def block(field: np.ndarray) -> None:
+            lits = np.arange(1, m + 1)
+            here = field.ravel() if kept is None else field.ravel()[kept]
+            solver.add_clause(np.where(here, -lits, lits).tolist())
 
         for field in given[:limit]:
             solutions.append(np.asarray(field, dtype=bool))
-            add_part(solutions[-1])
+            block(solutions[-1])
         stats["given"] = len(solutions)
-        listed = 0 if kept is not None else len(parts)  # parts whose fields are in solutions
         while len(solutions) < limit:
-            if listed < len(parts):
-                _list_fields(parts[listed], kept, free, problem.shape, solutions, limit)
-                listed += 1
-                continue
-            if m == 0 and parts:
-                exhausted = True  # nothing but free cells: one part, every field listed
-                break
             stats["solves"] += 1
             answer = _solve_limited(solver, deadline, quick)
             if answer is None:
@@ -421,17 +409,13 @@ def solve(
                 exhausted = True
                 break
             model = np.array(solver.get_model()[:m]) if m else np.zeros(0, dtype=np.int64)
-            field = np.zeros(n, dtype=bool)
+            field = base.copy()
             field[slice(None) if kept is None else kept] = model > 0
-            field = field.reshape(problem.shape)
-            if kept is None:
-                solutions.append(field)
-                if n == 0:
-                    exhausted = True  # the empty field is the only one
-                    break
-            add_part(field)
-            if kept is None:
-                listed = len(parts)
+            solutions.append(field.reshape(problem.shape))
+            if m == 0:
+                exhausted = True  # nothing varies: this field is the only one
+                break
+            block(solutions[-1])
     finally:
         solver.delete()
     verdict = Verdict.of_search(len(solutions), exhausted)
@@ -441,24 +425,6 @@ def solve(
     elif verdict is Verdict.UNDECIDED and timed_out:
         reason = f"time limit of {time_limit:g} s reached"
     return Result(verdict, solutions, exhausted, NAME, time.perf_counter() - start, stats, reason)
-
-
-def _list_fields(part: np.ndarray, kept: np.ndarray, free: np.ndarray, shape: tuple[int, int],
-                 solutions: list[np.ndarray], limit: int) -> None:
-    """Add to `solutions`, up to `limit` of them, the fields with these kept cells and the free
-    cells counting up in binary (the first free cell the lowest bit), skipping fields already there."""
-    shown = {np.packbits(f).tobytes() for f in solutions}
-    base = np.zeros(shape[0] * shape[1], dtype=bool)
-    base[kept] = part
-    ways = 1 << free.size if free.size < 64 else None
-    j = 0
-    while len(solutions) < limit and (ways is None or j < ways):
-        field = base.copy()
-        field[free[[b for b in range(j.bit_length()) if j >> b & 1]]] = True
-        j += 1
-        field = field.reshape(shape)
-        if np.packbits(field).tobytes() not in shown:
-            solutions.append(field)
 
 
 def iter_equation_solutions(cells: list[int], equations, deadline: float | None = None):
