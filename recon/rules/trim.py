@@ -390,6 +390,7 @@ class Trimmer:
 
     def _setup(self, shape, open_cells, equations, max_cells, proof) -> None:
         self.rows, self.cols = shape
+        self._corner = (0, 0)  # where row 0, column 0 lies on the grid the cells are named on
         self.max_cells = max_cells
         self.proof = proof
         self._value = [0] * (self.rows * self.cols)  # 0, 1, or OPEN
@@ -467,8 +468,10 @@ class Trimmer:
 
     # -- naming (for the proof) ------------------------------------------------------------
     def name(self, cell: int) -> str:
-        """Name a cell r<row>c<col>, 1-based."""
-        return cell_name(*divmod(cell, self.cols))
+        """Name a cell r<row>c<col>, 1-based (on the whole grid, for a case split's trimmer on
+        part of it)."""
+        r, c = divmod(cell, self.cols)
+        return cell_name(r + self._corner[0], c + self._corner[1])
 
     def names(self, cells) -> str:
         """Name cells in row-major order, separated by spaces."""
@@ -1256,9 +1259,18 @@ class Trimmer:
         equations = [(self._names[self._label[f]], self._cells(self._ar[f], self._ac[f], self._msk[f]), self._cnt[f])
                      for f in [e, *sorted(around)]]
         region = sorted({x for _, eq_cells, _ in equations for x in eq_cells})
+        # each way is followed on the region's bounding box alone (a trimmer over the whole grid
+        # made and counted a list of every cell per way: most of explain's time on a large sparse
+        # status); its steps name the cells as on the grid
+        r0, c0 = min(x // cols for x in region), min(x % cols for x in region)
+        wide = max(x % cols for x in region) - c0 + 1
+        local = {x: (x // cols - r0) * wide + x % cols - c0 for x in region}
+        box = (max(x // cols for x in region) - r0 + 1, wide)
+        on_box = [(label, [local[x] for x in eq_cells], count) for label, eq_cells, count in equations]
         cases, held = [], []
         for way in combinations(cells, self._cnt[e]):
-            sub = Trimmer.on_cells((self.rows, cols), region, equations, proof=proof)
+            sub = Trimmer.on_cells(box, [local[x] for x in region], on_box, proof=proof)
+            sub._corner = (self._corner[0] + r0, self._corner[1] + c0)
             sub._prefix = "s"
             mines = set(way)
             record = {"mines": [self.name(x) for x in way], "empty": [self.name(x) for x in cells if x not in mines]}
@@ -1266,14 +1278,14 @@ class Trimmer:
                 sub.load()
                 sub._loaded = 0  # its equations are this one's as they stand: say what is left of them
                 for x in cells:
-                    sub._fix(x, 1 if x in mines else 0)
+                    sub._fix(local[x], 1 if x in mines else 0)
                 sub.run_pairwise()
             except Contradiction as stop:
                 sub.steps.append(stop.step)
                 record.update(outcome="fails", steps=[step.text for step in sub.steps])
             else:
                 record.update(outcome="holds", steps=[step.text for step in sub.steps])
-                held.append(sub._value)
+                held.append({x: sub._value[local[x]] for x in region})
             cases.append(record)
         name = self._names[self._label[e]]
         ways = f"{self._label_of(e)} = {self._cnt[e]} among {self.names(cells)} ({len(cases)} ways)"
