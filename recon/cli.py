@@ -27,7 +27,8 @@ from .io.reading import InputError, problem_from_bytes, refuse_whole_field
 from .io.text import FormatError, decimal_text, decode_text, format_field, format_fields, json_text, parse_field, short_decimal
 from .counting import COUNT_SECONDS
 from .io.foreign import FORMATS, check_writable, mosaic_refusal, read_any_status, write_puzzle
-from .model import MAX_CELLS, OPEN, Problem, cell_name, check_size, equations, make_problem, random_field, status
+from .model import (MAX_CELLS, OPEN, Problem, cell_name, check_size, equations, make_problem, random_field, status,
+                    unseen_open_cells)
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
 from .compiled import AVAILABLE as COMPILED_AVAILABLE
 from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
@@ -605,8 +606,9 @@ def _differences(fields: list[np.ndarray], most: int = 12) -> str:
     return f"solutions 1 and 2 differ in {len(cells)} cell(s): {' '.join(names)}{more}"
 
 
-def report(result: Result) -> str:
-    """Say in one or two lines what was found and how it was checked."""
+def report(result: Result, problem: Problem | None = None) -> str:
+    """Say in one or two lines what was found and how it was checked (and, given the problem,
+    which cells no clue sees, when that is why there are several solutions)."""
     engines = list(result.engines) or [result.engine]
     timing = f"{result.seconds:.3g} s"
     if len(engines) > 1:
@@ -640,7 +642,21 @@ def report(result: Result) -> str:
     lines = [f"{head} [{checked}; {timing}]"]
     if result.verdict is Verdict.MULTIPLE and len(result.solutions) >= 2:
         lines.append(_differences(result.solutions))
+    if result.verdict is Verdict.MULTIPLE and problem is not None and problem.mines is None:
+        lines += _unseen_line(problem)
     return "\n".join(lines) + "\n"
+
+
+def _unseen_line(problem: Problem, most: int = 12) -> list[str]:
+    """The line naming the cells no clue sees and nothing fixes, if any: each takes either value
+    in some solution, whatever the others hold (without a total)."""
+    where = np.flatnonzero(unseen_open_cells(problem))
+    if not where.size:
+        return []
+    cols = problem.shape[1]
+    names = " ".join(cell_name(*divmod(x, cols)) for x in where[:most].tolist())
+    more = f" and {where.size - most:,} more" if where.size > most else ""
+    return [f"{where.size:,} cell(s) no clue sees, each a mine in some solutions and empty in others: {names}{more}"]
 
 
 def result_json(result: Result, problem: Problem) -> dict[str, object]:
@@ -692,7 +708,7 @@ def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     else:
         emit(format_fields(fields), args.out, stdout)
     if not args.quiet:
-        stderr.write(report(result))
+        stderr.write(report(result, problem))
         if counted is not None:
             stderr.write(_count_line(counted, f"recon count {_input_args(args)}"))
     if args.explain and not args.json:
@@ -1049,7 +1065,7 @@ def cmd_render(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     titles = [f"solution {i} of {_count_phrase(result)}" for i in range(1, len(fields) + 1)] or [str(result.verdict)]
     size = _draw(render, args.out, problem, fields, steps, titles)
     stderr.write(f"wrote {args.out} ({size[0]}x{size[1]} px)\n")
-    stderr.write(report(result))
+    stderr.write(report(result, problem))
     return EXIT_CODES[result.verdict]
 
 

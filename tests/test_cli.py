@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import DATA, keys
+from conftest import DATA, brute_force, keys
 from recon import Result, Verdict, parse_field, parse_status, status
 from recon.io.text import format_status
 from recon.cli import main
@@ -653,3 +653,29 @@ def test_a_long_count_is_shortened_in_solves_report_and_whole_in_counts_output(t
         assert truth not in line
     else:
         assert line.startswith(f"count: exactly {truth} solutions (")
+
+
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (3, 5)])
+def test_solve_names_the_cells_no_clue_sees(tmp_path, shape):
+    """Several solutions because some cells are seen by no clue: the report counts and names
+    them, each of which brute force finds both ways; with a clue seeing every cell, or a total, no
+    such line."""
+    rng = np.random.default_rng(sum(shape))
+    field = rng.random(shape) < 0.4
+    known = np.zeros(shape, dtype=bool)
+    known.flat[0] = True  # one clue, in the first cell: it sees the cells next to it alone
+    path = tmp_path / "s.txt"
+    path.write_text(format_status(status(field), known))
+    code, _, err = run("solve", str(path))
+    unseen = [(r, c) for r in range(shape[0]) for c in range(shape[1]) if r > 1 or c > 1]
+    every = [np.frombuffer(k, dtype=bool).reshape(shape) for k in brute_force(status(field), known)]
+    assert all(len({bool(f[r, c]) for f in every}) == 2 for r, c in unseen)
+    names = " ".join(f"r{r + 1}c{c + 1}" for r, c in unseen[:12])
+    more = f" and {len(unseen) - 12} more" if len(unseen) > 12 else ""
+    assert code == 3 and f"\n{len(unseen)} cell(s) no clue sees, each a mine in some solutions and empty in others: {names}{more}\n" in err
+    path.write_text(format_status(status(field), np.ones(shape, dtype=bool)))
+    assert "no clue sees" not in run("solve", str(path))[2]
+    board = tmp_path / "b.txt"
+    board.write_text("# mines: 2\n" + "\n".join("".join("1" if (r, c) == (0, 0) else "?" for c in range(shape[1])) for r in range(shape[0])) + "\n")
+    code, _, err = run("solve", str(board))
+    assert code == 3 and "no clue sees, each" not in err  # (the count's method may name them)
