@@ -574,3 +574,21 @@ def test_case_splits_name_the_cells_where_they_are_on_the_grid(core):
         assert [shifted(step.text) for step in near.trace] == [step.text for step in far.trace]
         splits += sum(step.rule == "case-split" for step in near.trace)
     assert splits  # some proofs split cases
+
+
+@pytest.mark.parametrize("shape", [(1, 40), (40, 1), (2, 30), (25, 30)])
+def test_fixed_near_answers_as_a_scan_of_the_cells_fixed_since(shape):
+    """rule_cases skips an equation when no cell near it was fixed since its split gave nothing:
+    looked up cell by cell in the square around it once many cells were fixed since, it must say
+    what a scan of those cells says (anchors off the grid too)."""
+    rows, cols = shape
+    rng = np.random.default_rng(rows * 100 + cols)
+    trimmer = Trimmer.on_cells(shape, range(rows * cols), [], proof=False)
+    for x in rng.permutation(rows * cols)[: rows * cols * 3 // 4].tolist():
+        trimmer._fix(x, int(rng.integers(2)))
+    fixed = trimmer._fixed
+    for _ in range(2000):
+        ar, ac = int(rng.integers(-2, rows + 1)), int(rng.integers(-2, cols + 1))
+        d, since = int(rng.integers(0, 9)), int(rng.integers(0, len(fixed) + 1))
+        scan = any(abs(x // cols - ar) <= d and abs(x % cols - ac) <= d for x in fixed[since:])
+        assert trimmer._fixed_near(ar, ac, d, since) == scan

@@ -440,6 +440,7 @@ class Trimmer:
         self._step_of: dict[int, int] = {}  # cell -> the step (1-based) that fixed it (proof)
         self._prefix = "e"  # derived equations are named e1, e2, ... (s1, ... inside a case split)
         self._split_at: dict[tuple[int, int], int] = {}  # (stage, equation) -> len(_fixed) when its split last gave nothing
+        self._fixed_when: dict[int, int] = {}  # cell -> its index in _fixed, for the first len() of them
         # the ways case splits may still follow
         self.ways_left = min(CASE_BUDGET + CASE_BUDGET_PER_CELL * self.rows * self.cols, CASE_BUDGET_MAX)
 
@@ -1225,7 +1226,7 @@ class Trimmer:
         in a contradiction fix a cell alike, fix it (and when none is left, the clues clash). The
         stages of CASE_STAGES in turn, the next only when one gives nothing. An equation that gave
         nothing is tried again only once a cell near it is fixed. Did it fix a cell?"""
-        msk, cnt, cols = self._msk, self._cnt, self.cols
+        msk, cnt = self._msk, self._cnt
         for stage, (most, reach) in enumerate(CASE_STAGES):
             tries = sorted((ways, not _is_clue(self._names[self._label[e]]), e) for e in range(len(msk))
                            if self._alive[e] and (ways := comb(_POP[msk[e]], cnt[e])) <= most)
@@ -1236,14 +1237,30 @@ class Trimmer:
                     self.timed_out = True
                     raise TimeUp
                 since = self._split_at.get((stage, e))
-                if since is not None and not any(
-                        abs(x // cols - self._ar[e]) <= reach + 2 and abs(x % cols - self._ac[e]) <= reach + 2
-                        for x in self._fixed[since:]):
+                if since is not None and not self._fixed_near(self._ar[e], self._ac[e], reach + 2, since):
                     continue  # nothing near it changed since it gave nothing
                 self.ways_left -= ways
                 if self._split(e, reach, proof=False) and (not self.proof or self._split(e, reach, proof=True)):
                     return True
                 self._split_at[stage, e] = len(self._fixed)
+        return False
+
+    def _fixed_near(self, ar: int, ac: int, d: int, since: int) -> bool:
+        """Is a cell at most d rows and d columns from (ar, ac) among those fixed from index
+        `since` of _fixed on? The cells fixed since, when they are fewer than the square's cells;
+        else the square's cells, each looked up by when it was fixed (on a large puzzle most
+        tries come after thousands of fixes, and scanning them for each was most of explain's
+        time)."""
+        fixed, cols = self._fixed, self.cols
+        if len(fixed) - since <= (2 * d + 1) ** 2:
+            return any(abs(x // cols - ar) <= d and abs(x % cols - ac) <= d for x in fixed[since:])
+        when = self._fixed_when
+        for i in range(len(when), len(fixed)):  # (extended here only: fixing a cell stays as cheap)
+            when[fixed[i]] = i
+        for r in range(max(0, ar - d), min(self.rows, ar + d + 1)):
+            for x in range(r * cols + max(0, ac - d), r * cols + min(cols, ac + d + 1)):
+                if when.get(x, -1) >= since:
+                    return True
         return False
 
     def _split(self, e: int, reach: int, proof: bool) -> bool:
