@@ -43,13 +43,21 @@ LEAD_PER_CELL = 2e-5
 #: search-grade puzzles trimming leaves most cells open, and hybrid's search budget was lost
 #: time. With python-sat, hybrid does not search when trimming stalls: SAT decides at once.
 LEAD_SEARCH_CELLS = 100
-#: Seconds per cell an engine takes to set up before it can look at its deadline (its index of
-#: windows, its model), as measured on a 200x200 status (docs/performance.md, "Time limits").
+#: Seconds an engine takes to set up before it can look at its deadline (its index of windows,
+#: its model), per cell and per clue: about twice what was measured on dense and on sparse
+#: statuses up to 16 million cells (docs/decisions.md, "Measurements behind the constants").
 #: Under a time limit, an engine whose share is shorter than that is not started: it would
 #: overrun the limit by its setup, and it could not decide anything anyway.
-SETUP_SECONDS_PER_CELL = {
-    algebra.NAME: 0.0, backtrack.NAME: 8e-6, hybrid.NAME: 1e-5, milp.NAME: 6e-6, sat.NAME: 1.5e-5, trim.NAME: 1e-5,
+SETUP_SECONDS = {
+    algebra.NAME: (0.0, 0.0), backtrack.NAME: (1e-7, 1e-5), hybrid.NAME: (4e-7, 1.2e-5),
+    milp.NAME: (1.2e-6, 2e-6), sat.NAME: (4e-8, 6e-6), trim.NAME: (2e-7, 3.5e-5),
 }
+
+
+def setup_seconds(name: str, problem: Problem) -> float:
+    """About how long engine `name` takes on `problem` before it looks at its deadline."""
+    per_cell, per_clue = SETUP_SECONDS.get(name, (0.0, 0.0))
+    return per_cell * problem.cells + per_clue * int(np.count_nonzero(problem.known))
 
 
 def checker() -> str:
@@ -300,10 +308,10 @@ def solve(
             # the lead found more solutions than are shown: the checker confirms, on its own, that the
             # first is not the only one (one solve for a second solution, not one per solution)
             options.update(limit=2, given=lead.solutions[:1])
-        setup = SETUP_SECONDS_PER_CELL.get(name, 0.0) * problem.cells
+        setup = 0.0 if budget is None else setup_seconds(name, problem)
         if budget is not None and budget < setup:
             reason = (f"not run: the {budget:.2g} s left for it are less than it takes to set up "
-                      f"{problem.cells:,} cells (about {setup:.2g} s)")
+                      f"{problem.cells:,} cells and {int(np.count_nonzero(problem.known)):,} clues (about {setup:.2g} s)")
             results[name] = Result(Verdict.UNDECIDED, [], False, name, 0.0, {}, reason)
             continue
         result = ENGINES[name](problem, time_limit=budget, **options)

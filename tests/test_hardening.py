@@ -408,6 +408,20 @@ def test_an_engine_whose_share_is_shorter_than_its_setup_is_not_started(shape):
     assert all(r.reason.startswith("not run") and r.seconds == 0 for r in result.engines.values())
 
 
+@pytest.mark.parametrize("shape", [(1000, 1000), (1, 1_000_000), (1_000_000, 1)])
+def test_a_sparse_status_is_decided_within_a_time_limit_its_size_alone_would_refuse(shape):
+    """Setup is estimated from the clues as well as the cells: a status of a million cells with
+    one in a thousand a clue is set up in well under a second, and solved under a limit that a
+    second per 100,000 cells would have refused to start."""
+    from recon import Verdict, solve
+
+    field = random_field(*shape, 30, np.random.default_rng(3))
+    known = np.random.default_rng(4).random(shape) < 0.001
+    result = solve(status(field), known, time_limit=8)
+    assert result.verdict is Verdict.MULTIPLE and len(result.solutions) == 2
+    assert not any((r.reason or "").startswith("not run") for r in result.engines.values())
+
+
 # -- counting puzzles made to be unique ---------------------------------------------------------
 def test_a_unique_puzzle_is_counted_by_sat_at_once_and_checked_against_brute_force():
     """`recon count` of a 40x40 search-grade puzzle said "at least 0" after 60 s: enumeration

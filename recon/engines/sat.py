@@ -279,11 +279,12 @@ def _add_clues(solver, problem: Problem, pairs, stats: dict | None = None, deadl
             raise TimeUp
         _add_exactly(solver, lits, k)
     if problem.fixed is not None:  # a fixed cell: a unit clause (none for a cell left out)
-        given = np.flatnonzero(problem.fixed.ravel() != OPEN)
+        fixed = problem.fixed.ravel()
+        given = np.flatnonzero(fixed != OPEN)
         literals = given + 1 if numbers is None else numbers[given + 1]
-        for x, lit in zip(given.tolist(), literals.tolist()):
-            if lit:
-                solver.add_clause([lit if problem.fixed.flat[x] else -lit])
+        held = literals != 0
+        for lit in np.where(fixed[given[held]] == 1, literals[held], -literals[held]).tolist():
+            solver.add_clause([lit])
     if problem.mines is not None:  # the total: one native cardinality constraint over every cell
         if numbers is not None:
             raise ValueError("with a total every cell is a variable")
