@@ -229,12 +229,7 @@ def solve(
     Without a total, the cells no clue sees and nothing fixes are fixed empty in the model, and
     each field found is listed with every value of theirs (`unseen`).
     """
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
-    free = unseen.free_cells(problem)
-    if free.size:
-        return unseen.solve(_solve, problem, free, limit=limit, time_limit=time_limit, given=given)
-    return _solve(problem, limit=limit, time_limit=time_limit, given=given)
+    return unseen.solve(_solve, problem, limit=limit, time_limit=time_limit, given=given)
 
 
 def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> Result:

@@ -354,12 +354,7 @@ def solve(
     Without a total, the cells no clue sees take no part in the model: those nothing fixes are
     listed with every value (`unseen`), the others hold their given value.
     """
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
-    free = unseen.free_cells(problem)
-    if free.size:
-        return unseen.solve(_solve, problem, free, limit=limit, time_limit=time_limit, given=given)
-    return _solve(problem, limit=limit, time_limit=time_limit, given=given)
+    return unseen.solve(_solve, problem, limit=limit, time_limit=time_limit, given=given)
 
 
 def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> Result:

@@ -39,11 +39,16 @@ def model_cells(problem: Problem) -> np.ndarray | None:
     return np.flatnonzero(seen)
 
 
-def solve(engine: Callable[..., Result], problem: Problem, free: np.ndarray, *, limit: int,
-          time_limit: float | None, given) -> Result:
-    """Solve `problem` with `engine` (an engine's solve, taking limit, time_limit and given) on the
-    rest, the free cells fixed empty, and list up to `limit` fields: the given ones first, then
-    each field of the rest with every value of the free cells, skipping those already listed."""
+def solve(engine: Callable[..., Result], problem: Problem, *, limit: int, time_limit: float | None, given) -> Result:
+    """Solve `problem` with `engine` (an engine's solve, taking limit, time_limit and given): as
+    it is when no cell is free; else on the rest, the free cells fixed empty, listing up to
+    `limit` fields: the given ones first, then each field of the rest with every value of the
+    free cells, skipping those already listed."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    free = free_cells(problem)
+    if not free.size:
+        return engine(problem, limit=limit, time_limit=time_limit, given=given)
     start = time.perf_counter()
     fixed = np.full(problem.shape, OPEN, dtype=np.int8) if problem.fixed is None else problem.fixed.copy()
     fixed.flat[free] = 0
