@@ -46,10 +46,10 @@ def solve(engine: Callable[..., Result], problem: Problem, *, limit: int, time_l
     free cells, skipping those already listed."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    start = time.perf_counter()
     free = free_cells(problem)
     if not free.size:
         return engine(problem, limit=limit, time_limit=time_limit, given=given)
-    start = time.perf_counter()
     fixed = np.full(problem.shape, OPEN, dtype=np.int8) if problem.fixed is None else problem.fixed.copy()
     fixed.flat[free] = 0
     rest = make_problem(problem.clues, problem.known, fixed)
@@ -62,7 +62,8 @@ def solve(engine: Callable[..., Result], problem: Problem, *, limit: int, time_l
         parts.setdefault(np.packbits(part).tobytes(), part)
     # enough fields of the rest that with every value of the free cells they make `limit`
     wanted = 1 if ways is None else -(-limit // ways)
-    result = engine(rest, limit=max(wanted, len(parts)), time_limit=time_limit, given=list(parts.values()))
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+    result = engine(rest, limit=max(wanted, len(parts)), time_limit=left, given=list(parts.values()))
     fields = list(given)
     listed = {np.packbits(field).tobytes() for field in fields}
     for part in result.solutions:
