@@ -599,11 +599,17 @@ def _count_phrase(result: Result) -> str:
     return f"at least {n} {noun}"
 
 
+def _named(mask: np.ndarray, most: int = 12) -> tuple[int, str]:
+    """How many cells a bool grid marks, and the first `most` of them named, row by row, then
+    how many more."""
+    where = np.flatnonzero(mask)
+    names = " ".join(cell_name(*divmod(x, mask.shape[1])) for x in where[:most].tolist())
+    return where.size, names + (f" and {where.size - most:,} more" if where.size > most else "")
+
+
 def _differences(fields: list[np.ndarray], most: int = 12) -> str:
-    cells = np.argwhere(fields[0] != fields[1])
-    names = [cell_name(int(r), int(c)) for r, c in cells[:most]]
-    more = f" and {len(cells) - most} more" if len(cells) > most else ""
-    return f"solutions 1 and 2 differ in {len(cells)} cell(s): {' '.join(names)}{more}"
+    count, names = _named(fields[0] != fields[1], most)
+    return f"solutions 1 and 2 differ in {count:,} cell(s): {names}"
 
 
 def report(result: Result, problem: Problem | None = None) -> str:
@@ -650,13 +656,8 @@ def report(result: Result, problem: Problem | None = None) -> str:
 def _unseen_line(problem: Problem, most: int = 12) -> list[str]:
     """The line naming the cells no clue sees and nothing fixes, if any: each takes either value
     in some solution, whatever the others hold (without a total)."""
-    where = np.flatnonzero(unseen_open_cells(problem))
-    if not where.size:
-        return []
-    cols = problem.shape[1]
-    names = " ".join(cell_name(*divmod(x, cols)) for x in where[:most].tolist())
-    more = f" and {where.size - most:,} more" if where.size > most else ""
-    return [f"{where.size:,} cell(s) no clue sees, each a mine in some solutions and empty in others: {names}{more}"]
+    count, names = _named(unseen_open_cells(problem), most)
+    return [f"{count:,} cell(s) no clue sees, each a mine in some solutions and empty in others: {names}"] if count else []
 
 
 def result_json(result: Result, problem: Problem) -> dict[str, object]:
@@ -785,10 +786,8 @@ def explanation(result: Result, problem: Problem) -> str:
     elif trimmed is not None and trimmed.verdict is Verdict.NONE:
         out.append(f"Trimming reached a contradiction: no field has these counts (grade {result.grade}).")
     elif result.decided is not None:
-        open_cells = np.argwhere(~result.decided)
-        names = " ".join(cell_name(int(r), int(c)) for r, c in open_cells[:40])
-        more = f" and {len(open_cells) - 40} more" if len(open_cells) > 40 else ""
-        out.append(f"Trimming stops short with {len(open_cells)} open cell(s): {names}{more}.")
+        count, names = _named(~result.decided, 40)
+        out.append(f"Trimming stops short with {count:,} open cell(s): {names}.")
         searched = [name for name in result.engines if name != "trim"]
         out.append(f"A complete search ({', '.join(searched)}) then decided: {result.verdict} (grade search).")
     return "\n".join(out) + "\n"
@@ -905,10 +904,8 @@ def _count_line(counted, command: str, most: int = 12) -> str:
         line = (f"count: at least {short_decimal(counted.count)} solutions, not counted exactly ({counted.reason}; "
                 f"{seconds}; `{command}` counts with longer limits)")
         if counted.varies is not None:
-            where = np.flatnonzero(counted.varies)
-            names = " ".join(cell_name(*divmod(x, counted.varies.shape[1])) for x in where[:most].tolist())
-            more = f" and {len(where) - most} more" if len(where) > most else ""
-            line += f"; {len(where)} cell(s) vary: {names}{more}; every other cell is the same in all solutions (proved)"
+            count, names = _named(counted.varies, most)
+            line += f"; {count:,} cell(s) vary: {names}; every other cell is the same in all solutions (proved)"
         return line + "\n"
     varying = _varying(counted)
     shown = " ".join(f"{name} {p}" for name, p in varying[:most])
