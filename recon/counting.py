@@ -316,8 +316,6 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
         return _NOT_COUNTED
     value = list(search.value)
     undecided = backtrack._UNDECIDED
-    # the per-cell passes in numpy: on a board of millions of cells, Python loops over every cell
-    # were seconds each
     extra: dict[int, int] = {}
     seen_varying: set[int] = set()  # cells the backbone saw take both values
     known_all = False  # did the backbone settle every open cell (certain or varying)?
@@ -339,15 +337,18 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
         known_all = known_all and bool(extra or seen_varying or not asked)
         for x, v in extra.items():
             value[x] = v
+    # the passes over every cell in numpy: on a board of millions of cells, Python loops over
+    # every cell were seconds each
     values = np.array(value, dtype=np.int8)
-    open_cells = np.flatnonzero(values == undecided)
+    is_open = values == undecided
+    open_cells = np.flatnonzero(is_open)
     proved = "deduction" + (f", then {prover.NAME.upper()} proved {len(extra)} more cell(s) the same in every solution"
                             if extra else "")
     if not quick and _past(deadline):
         # no group would be counted now, and on a large board making them takes a while: the
         # bound is what the backbone saw (two solutions that differ, or one), without them
         return (2 if seen_varying else int(bool(extra)), False, None, proved + ", then the time limit ran out",
-                (values == undecided).reshape(rows, cols) if known_all else None, 0)
+                is_open.reshape(rows, cols) if known_all else None, 0)
     # open clue equations, and groups of open cells joined by them
     equations = []
     joined = Groups()
@@ -371,7 +372,7 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
     for g in group_eqs:
         group_eqs[g] = _along(group_eqs[g], cols)
     # one object per value: a grid of millions of cells shares three (flat, row-major)
-    prob = np.array([ZERO, ONE, HALF], dtype=object)[np.where(values == undecided, 2, values)]
+    prob = np.array([ZERO, ONE, HALF], dtype=object)[np.where(is_open, 2, values)]
     total, exact = 1 << (len(open_cells) - len(seen_by_clue)), True  # cells no open clue sees: free
     hows: set[str] = set()
     by_mines = []  # with a total: per group, {mines in the group: [solutions, {cell: mines}]}
@@ -409,7 +410,7 @@ def _by_groups(problem: Problem, search, limit: int, deadline: float | None, qui
             for x in cells:
                 prob[x] = Fraction(tally[x], count)
     free = len(open_cells) - len(seen_by_clue)
-    is_free = values == undecided
+    is_free = is_open.copy()
     is_free[list(seen_by_clue)] = False
     if problem.mines is not None:
         left = problem.mines - int((values == 1).sum())
