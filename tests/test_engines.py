@@ -350,6 +350,36 @@ def test_cells_no_clue_sees_are_listed_with_every_value_once_each(name, shape):
     assert with_free >= 2  # such cells were there (on 2x2, only where there is no clue)
 
 
+@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 6), (6, 2), (3, 5), (4, 4)])
+def test_hybrid_trims_only_the_cells_clues_see(shape):
+    """Hybrid's trimming takes the open cells some clue sees: every cell its deductions fix holds
+    that value in every solution (brute force), a cell no clue sees stays open, and while one is
+    open the grade is search."""
+    from recon import Grade
+    from recon.engines import hybrid
+    from recon.model import OPEN
+
+    rng = np.random.default_rng(sum(shape) * 7 + shape[1])
+    free_and_rest_fixed = 0
+    for _ in range(30):
+        field = rng.random(shape) < rng.uniform(0.2, 0.7)
+        known = rng.random(shape) < rng.uniform(0.2, 0.6)
+        fixed = np.where(rng.random(shape) < 0.1, field, OPEN).astype(np.int8)
+        problem = make_problem(status(field), known, fixed)
+        solutions = [np.frombuffer(k, dtype=bool).reshape(shape) for k in brute_force(status(field), known)]
+        solutions = [f for f in solutions if (f[fixed != OPEN] == fixed[fixed != OPEN]).all()]
+        search, grade, _ = hybrid.deduce(problem)
+        value = np.array(search.value).reshape(shape)
+        free = (status(known) == 0) & (fixed == OPEN)
+        assert (value[free] == OPEN).all()
+        for f in solutions:
+            assert (f[value != OPEN] == value[value != OPEN]).all()
+        if free.any():
+            assert grade is Grade.SEARCH
+            free_and_rest_fixed += bool((value[~free] != OPEN).all())
+    assert free_and_rest_fixed >= 1  # a grid where trimming fixed every cell it was given
+
+
 needs_fork = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="HiGHS runs in a child only on Linux")
 
 

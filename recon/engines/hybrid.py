@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from .. import compiled
-from ..model import Problem, cell_name, windows_of
+from ..model import OPEN, Problem, cell_name, status, windows_of
 from ..result import Grade, Result, TimeUp, Verdict
 from . import backtrack
 
@@ -57,15 +57,19 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
     if not search.start():
         return None, Grade.BASIC, search.describe_conflict(search.conflict), None
     value = np.array(search.value, dtype=np.int8)
-    open_cells = np.flatnonzero(value == backtrack._UNDECIDED).tolist()
-    if not open_cells:
+    is_open = value == backtrack._UNDECIDED
+    if not is_open.any():
         return search, Grade.BASIC, None, None
-    if compiled_trim and deadline is None and compiled.AVAILABLE and len(open_cells) * int(problem.known.sum()) <= max_entries:
+    if compiled_trim and deadline is None and compiled.AVAILABLE and int(is_open.sum()) * int(problem.known.sum()) <= max_entries:
         # on a contradiction, the Python trimmer below says which clues clash
         grade, fixed = compiled.trim_grade(problem.clues, problem.known)
         if grade is not None:
             return search, grade, None, fixed.ravel()
     equations = _open_windows(problem, search, value)
+    # trimming gets the open cells some clue sees: no rule fixes the others (the total is left to
+    # the search), and on a sparse status they are most of the grid (docs/decisions.md)
+    unseen = is_open & (status(problem.known).ravel() == 0)
+    open_cells = np.flatnonzero(is_open & ~unseen).tolist()
     # without the written proof (the same cells, faster); on a contradiction, again with it,
     # which names the clues that clash
     trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=False)
@@ -74,10 +78,12 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
         if isinstance(trimmer, tuple):
             text, grade = trimmer
             return None, grade, text, None
+    fixed = value.copy()  # the search state's values, with what trimming fixed
+    fixed[is_open & ~unseen] = trimmer.values(open_cells)
     if trimmer.timed_out:
         stats["trim_timed_out"] = True
-        return search, None, None, trimmer.value  # trimming did not finish: the grade is not known
-    return search, trimmer.grade, None, trimmer.value
+        return search, None, None, fixed  # trimming did not finish: the grade is not known
+    return search, Grade.SEARCH if unseen.any() else trimmer.grade, None, fixed
 
 
 def _open_windows(problem: Problem, search, value: np.ndarray) -> list[tuple[str, int, int, int, int]]:
@@ -155,7 +161,7 @@ def solve(
     stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
     search, grade, reason, fixed = _trim(problem, deadline, stats, compiled_trim, COMPILED_TRIM_MAX_ENTRIES)
     if search is not None and fixed is not None:
-        before = np.array(search.value)
+        before = np.array(search.value, dtype=np.int8)
         whole = np.where(before >= 0, before, fixed)
         if grade is not None and (whole >= 0).all() and problem.mines is None:
             # deduced to the last cell, soundly: the one solution (the caller checks it against
