@@ -37,14 +37,20 @@ def comb(n: int, k: int) -> int:
     for p in range(2, math.isqrt(n) + 1):
         if sieve[p]:
             sieve[p * p :: p] = False
+    primes = np.flatnonzero(sieve)
+    root = math.isqrt(n)
     factors = []
-    for p in np.flatnonzero(sieve).tolist():
+    for p in primes[primes <= root].tolist():
         e, q = 0, p
         while q <= n:
             e += n // q - k // q - (n - k) // q
             q *= p
         if e:
             factors.append(p**e)
+    # a prime above the root divides with one power only: a carry or not, for all at once
+    large = primes[primes > root]
+    carries = n // large - k // large - (n - k) // large
+    factors += large[carries > 0].tolist()
     while len(factors) > 1:
         paired = [factors[i] * factors[i + 1] for i in range(0, len(factors) - 1, 2)]
         if len(factors) % 2:

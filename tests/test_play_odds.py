@@ -401,7 +401,8 @@ def test_large_binomials_from_prime_factors_equal_math_comb():
     rng = random.Random(7)
     edge = PRIME_COMB_FACTORS
     asked = [(0, 0), (1, 0), (1, 1), (5, 7), (2 * edge, edge), (2 * edge - 1, edge), (2 * edge + 1, edge - 1),
-             (2 * edge + 1, edge + 2), (edge, edge), (10 * edge, edge - 1), (10 * edge, 9 * edge + 1), (61_007, 20_000)]
+             (2 * edge + 1, edge + 2), (edge, edge), (10 * edge, edge - 1), (10 * edge, 9 * edge + 1), (61_007, 20_000),
+             (2_003**2, 2_500), (2_003**2 - 1, 4_003), (2_003**2 + 1, 2_003)]  # the root a prime, n about it
     asked += [(n, rng.randrange(0, n + 3)) for n in (rng.randrange(edge, 30 * edge) for _ in range(30))]
     for n, k in asked:
         assert large_comb(n, k) == comb(n, k), (n, k)
