@@ -285,8 +285,10 @@ def solve(
         options: dict = {"limit": max_solutions + 1}
         if name == hybrid.NAME and compiled_trim:
             options["compiled_trim"] = True
-        if name == trim.NAME and case_split and not (lead is not None and lead.verdict is Verdict.MULTIPLE):
-            options["cases"] = True  # (with several solutions no split can finish the proof)
+        if name == trim.NAME and case_split and not any(r.verdict is Verdict.MULTIPLE for r in results.values()):
+            # with several solutions (found by the lead, or by the checker where the lead left
+            # the question open) no split can finish the proof
+            options["cases"] = True
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
             # (with a total, most open cells are seen by it alone: the search lists their fields

@@ -318,6 +318,20 @@ def test_explain_does_not_split_cases_once_two_solutions_are_known():
     assert split_alone
 
 
+@pytest.mark.parametrize("shape", [(2, 5001), (5001, 2)])
+def test_explain_does_not_split_cases_once_the_checker_finds_two_solutions(shape):
+    """Past 10,000 cells hybrid leads without searching where trimming stalls, and the checker
+    finds the second solution: then too no split can finish the proof, and none is made."""
+    rng = np.random.default_rng(3)
+    field = rng.random(shape) < 0.4
+    problem = make_problem(status(field), rng.random(shape) > 0.6)
+    result = solve(problem, case_split=True)
+    assert result.verdict is Verdict.MULTIPLE
+    assert result.engines["hybrid"].verdict is Verdict.UNDECIDED  # the checker found the second
+    assert not any(step.rule == "case-split" for step in result.trace)
+    assert any(step.rule == "case-split" for step in trim.solve(problem, cases=True).trace)
+
+
 def _heaviest(cells_of, weights) -> int:
     """The most weight of sets sharing no cell, over every subfamily (brute force)."""
     best = 0
