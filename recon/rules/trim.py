@@ -1042,9 +1042,8 @@ class Trimmer:
         Solved after the fact, exactly, over the few equations the row came from; () if some
         equation is no longer live (all its cells fixed: it adds nothing)."""
         live = {}
-        for e in range(len(self._msk)):
-            if self._alive[e]:
-                live[self._names[self._label[e]]] = e
+        for e in self._live_equations():  # not every equation ever made: hundreds of thousands on a large grid
+            live[self._names[self._label[e]]] = e
         total = "the total" in names
         names = [n for n in names if n in live]
         columns = []  # per equation: {cell: 1}, count
