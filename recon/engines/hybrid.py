@@ -43,7 +43,7 @@ def deduce(
     loading costs a fresh process most of a second), unless its index would pass max_entries or
     there is a deadline: the compiled trimmer cannot stop part way, the Python one can."""
     stats = {} if stats is None else stats
-    search, grade, reason, fixed = _trim(problem, deadline, stats, compiled_trim, max_entries)
+    search, grade, reason, fixed, _ = _trim(problem, deadline, stats, compiled_trim, max_entries)
     if fixed is None:
         return search, grade, reason
     return _take_fixed(search, fixed, grade, stats)
@@ -51,20 +51,21 @@ def deduce(
 
 def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entries: int):
     """Steps 1 and 2 without setting what step 2 fixed in the search state: (search state,
-    grade, reason, each cell's value as trimming left it or None when trimming did not run).
-    The search is None when the clues contradict (reason says how)."""
+    grade, reason, each cell's value as trimming left it or None when trimming did not run, the
+    search state's values as an array or None). The search is None when the clues contradict
+    (reason says how)."""
     search = backtrack._Search(problem)
     if not search.start():
-        return None, Grade.BASIC, search.describe_conflict(search.conflict), None
+        return None, Grade.BASIC, search.describe_conflict(search.conflict), None, None
     value = np.array(search.value, dtype=np.int8)
     is_open = value == backtrack._UNDECIDED
     if not is_open.any():
-        return search, Grade.BASIC, None, None
+        return search, Grade.BASIC, None, None, value
     if compiled_trim and deadline is None and compiled.AVAILABLE and int(is_open.sum()) * int(problem.known.sum()) <= max_entries:
         # on a contradiction, the Python trimmer below says which clues clash
         grade, fixed = compiled.trim_grade(problem.clues, problem.known)
         if grade is not None:
-            return search, grade, None, fixed.ravel()
+            return search, grade, None, fixed.ravel(), value
     equations = _open_windows(problem, search, value)
     # trimming gets the open cells some clue sees: no rule fixes the others (the total is left to
     # the search), and on a sparse status they are most of the grid (docs/decisions.md)
@@ -77,13 +78,13 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
         trimmer = _trimmed(problem.shape, open_cells, equations, deadline, written=True)
         if isinstance(trimmer, tuple):
             text, grade = trimmer
-            return None, grade, text, None
+            return None, grade, text, None, None
     fixed = value.copy()  # the search state's values, with what trimming fixed
     fixed[is_open & ~unseen] = trimmer.values(open_cells)
     if trimmer.timed_out:
         stats["trim_timed_out"] = True
-        return search, None, None, fixed  # trimming did not finish: the grade is not known
-    return search, Grade.SEARCH if unseen.any() else trimmer.grade, None, fixed
+        return search, None, None, fixed, value  # trimming did not finish: the grade is not known
+    return search, Grade.SEARCH if unseen.any() else trimmer.grade, None, fixed, value
 
 
 def _open_windows(problem: Problem, search, value: np.ndarray) -> list[tuple[str, int, int, int, int]]:
@@ -159,9 +160,8 @@ def solve(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
-    search, grade, reason, fixed = _trim(problem, deadline, stats, compiled_trim, COMPILED_TRIM_MAX_ENTRIES)
+    search, grade, reason, fixed, before = _trim(problem, deadline, stats, compiled_trim, COMPILED_TRIM_MAX_ENTRIES)
     if search is not None and fixed is not None:
-        before = np.array(search.value, dtype=np.int8)
         whole = np.where(before >= 0, before, fixed)
         if grade is not None and (whole >= 0).all() and problem.mines is None:
             # deduced to the last cell, soundly: the one solution (the caller checks it against
