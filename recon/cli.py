@@ -788,6 +788,8 @@ def explanation(result: Result, problem: Problem) -> str:
     elif result.decided is not None:
         count, names = _named(~result.decided, 40)
         out.append(f"Trimming stops short with {count:,} open cell(s): {names}.")
+        if trimmed is not None and not trimmed.stats.get("cases") and result.verdict is Verdict.MULTIPLE:
+            out.append("It split no cases: two solutions were already known, so no split could finish the proof.")
         searched = [name for name in result.engines if name != "trim"]
         out.append(f"A complete search ({', '.join(searched)}) then decided: {result.verdict} (grade search).")
     return "\n".join(out) + "\n"

@@ -345,8 +345,29 @@ def test_explain_where_trimming_stops_short(seed_examples):
     code, out, _ = run("explain", str(DATA / "seed-5x5.txt"))
     assert code == 3
     assert "Trimming stops short with 4 open cell(s): r1c2 r2c2 r4c2 r5c2." in out
+    assert "It split no cases: two solutions were already known" in out
     assert "then decided: multiple (grade search)" in out
     assert keys(fields_of(out.split("(grade search).\n", 1)[1])) == keys(seed_examples["seed-5x5"][1])
+
+
+def test_explain_says_no_cases_were_split_only_when_none_were_tried():
+    """The line on splits left out appears when trimming ran without them because two solutions
+    were known, not when it ran first and split (in vain) on its own."""
+    from recon import make_problem, solve
+    from recon.cli import explanation
+
+    rng = np.random.default_rng(1)
+    seen = 0
+    for shape in [(12, 12), (12, 12), (12, 12), (3, 40), (40, 3), (2, 60), (1, 80)]:
+        field = rng.random(shape) < 0.4
+        problem = make_problem(status(field), rng.random(shape) > 0.6)
+        later = solve(problem, engine=["hybrid", "trim"], case_split=True)
+        first = solve(problem, engine=["trim", "hybrid"], case_split=True)
+        assert later.verdict is first.verdict is Verdict.MULTIPLE
+        assert "It split no cases" in explanation(later, problem)
+        assert "It split no cases" not in explanation(first, problem)
+        seen += any(step.rule == "case-split" for step in first.trace)
+    assert seen  # trimming first did split
 
 
 @pytest.mark.slow
