@@ -311,6 +311,19 @@ def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
     assert seen == {True, False}  # both verdicts were tested
 
 
+def _few_clues(rng, shape, clues: tuple[float, float], fixed_share: float):
+    """A random field's status with a share of the cells clues (drawn from `clues`) and some
+    cells fixed to the field's values: (problem, known, fixed, every solution as keys, by brute force)."""
+    from recon.model import OPEN
+
+    field = rng.random(shape) < rng.uniform(0.2, 0.7)
+    known = rng.random(shape) < rng.uniform(*clues)
+    fixed = np.where(rng.random(shape) < fixed_share, field, OPEN).astype(np.int8)
+    expected = {k for k in brute_force(status(field), known)
+                if (np.frombuffer(k, dtype=bool).reshape(shape)[fixed != OPEN] == fixed[fixed != OPEN]).all()}
+    return make_problem(status(field), known, fixed), known, fixed, expected
+
+
 @pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.skipif(not available(name), reason=f"{name} is not installed"))
                                   for name in ("milp", "sat")])
 @pytest.mark.parametrize("shape", [(1, 1), (1, 7), (7, 1), (2, 2), (2, 6), (6, 2), (3, 5), (4, 4)])
@@ -324,13 +337,7 @@ def test_cells_no_clue_sees_are_listed_with_every_value_once_each(name, shape):
     rng = np.random.default_rng(sum(shape) * 11 + shape[0])
     with_free = 0
     for _ in range(8):
-        field = rng.random(shape) < rng.uniform(0.2, 0.7)
-        known = rng.random(shape) < rng.uniform(0.0, 0.3)
-        fixed = np.where(rng.random(shape) < 0.15, field, OPEN).astype(np.int8)
-        everything = brute_force(status(field), known)
-        expected = {k for k in everything
-                    if (np.frombuffer(k, dtype=bool).reshape(shape)[fixed != OPEN] == fixed[fixed != OPEN]).all()}
-        problem = make_problem(status(field), known, fixed)
+        problem, known, fixed, expected = _few_clues(rng, shape, (0.0, 0.3), 0.15)
         free = int(((status(known) == 0) & (fixed == OPEN)).sum())
         with_free += free > 0
         every = engine(problem, limit=len(expected) + 1)
@@ -362,12 +369,8 @@ def test_hybrid_trims_only_the_cells_clues_see(shape):
     rng = np.random.default_rng(sum(shape) * 7 + shape[1])
     free_and_rest_fixed = 0
     for _ in range(30):
-        field = rng.random(shape) < rng.uniform(0.2, 0.7)
-        known = rng.random(shape) < rng.uniform(0.2, 0.6)
-        fixed = np.where(rng.random(shape) < 0.1, field, OPEN).astype(np.int8)
-        problem = make_problem(status(field), known, fixed)
-        solutions = [np.frombuffer(k, dtype=bool).reshape(shape) for k in brute_force(status(field), known)]
-        solutions = [f for f in solutions if (f[fixed != OPEN] == fixed[fixed != OPEN]).all()]
+        problem, known, fixed, expected = _few_clues(rng, shape, (0.2, 0.6), 0.1)
+        solutions = [np.frombuffer(k, dtype=bool).reshape(shape) for k in expected]
         search, grade, _ = hybrid.deduce(problem)
         value = np.array(search.value).reshape(shape)
         free = (status(known) == 0) & (fixed == OPEN)
