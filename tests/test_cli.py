@@ -536,7 +536,8 @@ def test_count_stops_at_its_default_time_limit_and_says_it_is_a_lower_bound(monk
     than any enumeration reaches gives "at least N" (exit 4) instead of no answer for hours."""
     import recon.cli as cli
 
-    monkeypatch.setattr(cli, "COUNT_SECONDS", 0.3)
+    # room for a first solution while the suite runs in parallel on a loaded machine (docs/decisions.md)
+    monkeypatch.setattr(cli, "COUNT_SECONDS", 1.0)
     rng = np.random.default_rng(1)
     field = rng.random((30, 30)) < 0.5
     known = rng.random((30, 30)) < 0.25  # a wide ambiguous region: astronomically many solutions, no thin frontier
