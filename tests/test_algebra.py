@@ -515,7 +515,7 @@ def test_count_cli_exit_codes(tmp_path):
     assert code == 3 and out == "256 solutions\n"  # no clue sees a cell: 2**8, no enumeration
     rng = np.random.default_rng(1)  # a wide ambiguous region: neither super cells nor search finish at once
     path.write_text(format_status(status(rng.random((30, 30)) < 0.5), rng.random((30, 30)) < 0.25))
-    code, out, _ = run("count", str(path), "--time-limit", "0.3")
+    code, out, _ = run("count", str(path), "--time-limit", "1")  # room for a first solution under load
     assert code == 4 and out.startswith("at least ")
 
 

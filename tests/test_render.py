@@ -113,7 +113,7 @@ def test_count_heat_map_without_an_exact_count_draws_what_is_known(tmp_path):
     rng = np.random.default_rng(1)  # a wide ambiguous region: no exact count within the time limit
     status_file.write_text(format_status(status(rng.random((30, 30)) < 0.5), rng.random((30, 30)) < 0.25))
     target = tmp_path / "h.svg"
-    code, _, err = run("count", str(status_file), "--time-limit", "0.5", "--picture", str(target))
+    code, _, err = run("count", str(status_file), "--time-limit", "1", "--picture", str(target))  # room under load
     text = target.read_text()
     assert code == 4 and "at least" in text and "grey ?: not known" in text and text.count(">?<") > 100
 
