@@ -34,11 +34,11 @@ def comb(n: int, k: int) -> int:
         return math.comb(n, k) if k >= 0 else 0
     sieve = np.ones(n + 1, dtype=bool)
     sieve[:2] = False
-    for p in range(2, math.isqrt(n) + 1):
+    root = math.isqrt(n)
+    for p in range(2, root + 1):
         if sieve[p]:
             sieve[p * p :: p] = False
     primes = np.flatnonzero(sieve)
-    root = math.isqrt(n)
     factors = []
     for p in primes[primes <= root].tolist():
         e, q = 0, p

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from .. import compiled
-from ..model import OPEN, Problem, cell_name, status, windows_of
+from ..model import Problem, cell_name, unseen_open_cells, windows_of
 from ..result import Grade, Result, TimeUp, Verdict
 from . import backtrack
 
@@ -69,7 +69,7 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
     equations = _open_windows(problem, search, value)
     # trimming gets the open cells some clue sees: no rule fixes the others (the total is left to
     # the search), and on a sparse status they are most of the grid (docs/decisions.md)
-    unseen = is_open & (status(problem.known).ravel() == 0)
+    unseen = is_open & unseen_open_cells(problem).ravel()
     open_cells = np.flatnonzero(is_open & ~unseen).tolist()
     # without the written proof (the same cells, faster); on a contradiction, again with it,
     # which names the clues that clash
