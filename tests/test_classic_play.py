@@ -22,6 +22,7 @@ from recon.generation.classic import (WAYS, NoBoard, _by_views, _fill_or_empty, 
 from recon.io.classic import (board_problem, format_board, format_endoh1, format_mines_id, parse_board, parse_endoh1,
                                parse_mines_id)
 from recon.model import Groups, status, window_cells
+from recon.rules import trim as trim_rules
 from recon.rules.sweeper import Sweeper, numbers_of
 from recon.io.text import parse_field
 from test_classic import neighbours, run
@@ -289,11 +290,14 @@ def _groups_afresh(trimmer) -> list[tuple[set[int], set[int]]]:
     return list(out.values())
 
 
+@pytest.mark.parametrize("join_at_once", [1, 10**9])
 @pytest.mark.parametrize("rows, cols, mines", [(2, 20, 9), (20, 2, 9), (3, 30, 20), (14, 16, 60), (30, 30, 250)])
-def test_the_groups_kept_from_call_to_call_are_the_groups_joined_afresh(rows, cols, mines):
+def test_the_groups_kept_from_call_to_call_are_the_groups_joined_afresh(monkeypatch, rows, cols, mines, join_at_once):
     """Elimination's groups, kept by the trimmer and joined again only where equations died or
     came, are the live equations' groups joined from scratch, in the same order: through a game's
-    numbers told, cells fixed and perturbations recounted."""
+    numbers told, cells fixed and perturbations recounted; joined again with scipy every time, or
+    one by one every time."""
+    monkeypatch.setattr(trim_rules, "JOIN_AT_ONCE", join_at_once)
     checked = 0
     for seed in range(6):
         rng, field, sweeper = _stuck_game(rows, cols, mines, seed)

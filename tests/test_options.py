@@ -19,7 +19,7 @@ from recon.cli import main
 from recon.compiled import jit
 from recon.engines import hybrid
 from recon.generation import GenerationFailed, GenerationTimeout, Options, generate_puzzle
-from recon.model import Groups
+from recon.model import Groups, components
 from recon.result import Grade, TimeUp
 
 
@@ -95,6 +95,44 @@ def test_groups_are_scipys_connected_components(items, links):
     for group in members.values():
         assert len({labels[x] for x in group}) == 1
     assert sorted(x for group in members.values() for x in group) == list(range(items))
+
+
+@pytest.mark.parametrize("items, links", [(1, 1), (10, 4), (40, 25), (200, 150), (30, 0)])
+def test_components_joins_what_groups_joins(items, links):
+    """`components` (numpy, all at once) puts two owners in one group exactly when `Groups`,
+    joining each owner's items one owner at a time, does; items need not be small or dense, and
+    an owner with no item is alone."""
+    rng = np.random.default_rng(items + links)
+    joins = [rng.choice(items, size=int(rng.integers(0, min(items, 3) + 1)), replace=False).tolist()
+             for _ in range(links)]
+    groups = Groups()
+    for join in joins:
+        groups.join(join)
+    owner = np.repeat(np.arange(links), [len(join) for join in joins])
+    item = np.array([x for join in joins for x in join], dtype=np.int64) * 1_000_003 + 7
+    label = components(owner, item, links)
+    assert label.shape == (links,)
+    roots = [groups.find(join[0]) if join else ("alone", k) for k, join in enumerate(joins)]
+    for a in range(links):
+        for b in range(links):
+            assert (label[a] == label[b]) == (roots[a] == roots[b]), (a, b)
+
+
+@pytest.mark.parametrize("order", ["along", "reversed", "shuffled"])
+def test_components_joins_a_long_chain(order):
+    """A chain of 3,000 owners, each sharing an item with the next, numbered along it, against
+    it or at random: one group, and two once a link is cut (one round is not enough)."""
+    items = np.arange(3001)
+    if order == "reversed":
+        items = items[::-1]
+    elif order == "shuffled":
+        items = np.random.default_rng(1).permutation(items)
+    owner = np.repeat(np.arange(3000), 2)
+    item = items[np.c_[np.arange(3000), np.arange(1, 3001)].ravel()]
+    assert len(set(components(owner, item, 3000).tolist())) == 1
+    cut = item.copy()
+    cut[2 * 1500 + 1] = 10**6  # owner 1500 no longer shares its second item with owner 1501
+    assert len(set(components(owner, cut, 3000).tolist())) == 2
 
 
 def test_grades_are_ordered_weakest_first():

@@ -77,6 +77,9 @@ RULE_LEVEL = {
 }
 #: Elimination runs on connected groups of open cells up to this size.
 ELIMINATION_MAX_CELLS = 3000
+#: Elimination's groups are joined at once in numpy (`Trimmer._joined`) from this many equations
+#: to join again; fewer are joined one by one in Python, which then costs less.
+JOIN_AT_ONCE = 100
 #: Case splits, in stages: (most ways, reach). A split follows its ways on the equations anchored
 #: up to `reach` rows and columns around the one split. The narrow stage is what a person does
 #: (few ways, short chains) and is tried first; the wide one only when it gives nothing, since a
@@ -1004,13 +1007,15 @@ class Trimmer:
         """The connected groups of live equations (sharing cells): (cells, equations) each, in
         the order of their first equations. Kept from call to call: only the groups that lost an
         equation or share a cell with a new one are joined again (a few of hundreds, between two
-        calls of a game's player)."""
+        calls of a game's player); many equations to join again (a puzzle's one large group,
+        after each case split) are joined at once (`_joined`)."""
         alive, groups, group_of, group_at = self._alive, self._group, self._group_of, self._group_at
         cells_of = {e: self._cells(self._ar[e], self._ac[e], self._msk[e])
                     for e in range(self._grouped, len(alive)) if alive[e]}
         self._grouped = len(alive)
         redo = {g for e, g in group_of.items() if not alive[e]}
         redo.update(group_at[c] for cells in cells_of.values() for c in cells if c in group_at)
+        again = []  # the live equations of the groups joined again
         for g in redo:
             cells, eqs = groups.pop(g)
             for c in cells:
@@ -1018,22 +1023,45 @@ class Trimmer:
             for e in eqs:
                 del group_of[e]
                 if alive[e]:
-                    cells_of[e] = self._cells(self._ar[e], self._ac[e], self._msk[e])
-        joined = model.Groups()
-        for cells in cells_of.values():
-            joined.join(cells)
-        made: dict[int, tuple[set[int], set[int]]] = {}
-        for e, cells in cells_of.items():
-            cells_here, eqs = made.setdefault(joined.find(cells[0]), (set(), set()))
-            cells_here.update(cells)
-            eqs.add(e)
-        for cells, eqs in made.values():
+                    again.append(e)
+        if len(cells_of) + len(again) >= JOIN_AT_ONCE:
+            made = self._joined([*cells_of, *again])
+        else:
+            for e in again:
+                cells_of[e] = self._cells(self._ar[e], self._ac[e], self._msk[e])
+            joined = model.Groups()
+            for cells in cells_of.values():
+                joined.join(cells)
+            by_root: dict[int, tuple[set[int], set[int]]] = {}
+            for e, cells in cells_of.items():
+                cells_here, eqs = by_root.setdefault(joined.find(cells[0]), (set(), set()))
+                cells_here.update(cells)
+                eqs.add(e)
+            made = list(by_root.values())
+        for cells, eqs in made:
             g = self._next_group
             self._next_group += 1
             groups[g] = (cells, eqs)
             group_at.update(dict.fromkeys(cells, g))
             group_of.update(dict.fromkeys(eqs, g))
         return sorted(groups.values(), key=lambda group: min(group[1]))
+
+    def _joined(self, equations: list[int]) -> list[tuple[set[int], set[int]]]:
+        """The groups of these equations (sharing cells) as (cells, equations), joined at once
+        (`model.components`): the same groups as `model.Groups` joining them one by one."""
+        ar, ac, msk, cols = self._ar, self._ac, self._msk, self.cols
+        anchor = np.array([ar[e] * cols + ac[e] for e in equations], dtype=np.int64)
+        bits = (np.array([msk[e] for e in equations], dtype=np.int64)[:, None] >> np.arange(9)) & 1
+        owner, k = np.nonzero(bits)
+        cell = anchor[owner] + (k // 3) * cols + k % 3
+        label = model.components(owner, cell, len(equations))
+        eqs = np.array(equations, dtype=np.int64)
+        by_eq = np.argsort(label, kind="stable")
+        by_cell = np.argsort(label[owner], kind="stable")
+        eq_cuts = np.flatnonzero(np.diff(label[by_eq])) + 1
+        cell_cuts = np.flatnonzero(np.diff(label[owner][by_cell])) + 1
+        return [(set(c.tolist()), set(e.tolist()))
+                for c, e in zip(np.split(cell[by_cell], cell_cuts), np.split(eqs[by_eq], eq_cuts))]
 
     def _combination(self, names, coefs: dict[int, int], rhs: int, known: dict[int, int] | None = None
                      ) -> tuple[tuple[int, str], ...]:
