@@ -93,6 +93,22 @@ CASE_BUDGET_PER_CELL = 8
 CASE_BUDGET_MAX = 8_000
 
 
+def _in_window(cells, cols: int) -> tuple[int, int, int] | None:
+    """Cells given as row-major indices on a grid `cols` wide, as the 3x3 window they lie in:
+    (its anchor row, anchor column, the cells' mask); None when they lie in no one window."""
+    ar = min(cells) // cols  # the first cell in row-major order is in the first row
+    ac = min([x % cols for x in cells])
+    mask = 0
+    for x in cells:
+        r, c = divmod(x, cols)
+        r -= ar
+        c -= ac
+        if r > 2 or c > 2:
+            return None
+        mask |= 1 << (r * 3 + c)
+    return ar, ac, mask
+
+
 def overlap_rule(count_a: int, only_a: int, shared: int, count_b: int, only_b: int) -> tuple[int, int, int, int]:
     """The overlap rule (recon.compiled.pairwise holds its compiled twin). Two equations
     with count_a and count_b mines share `shared` cells and have only_a and only_b cells of their
@@ -608,18 +624,10 @@ class Trimmer:
         if not cells:
             self._add(0, 0, 0, count, label)
             return
-        cols = self.cols
-        ar = min(cells) // cols  # the first cell in row-major order is in the first row
-        ac = min([x % cols for x in cells])
-        mask = 0
-        for x in cells:
-            r, c = divmod(x, cols)
-            r -= ar
-            c -= ac
-            if r > 2 or c > 2:
-                raise ValueError(f"an equation's cells must lie in one 3x3 window: {self.names(cells)}")
-            mask |= 1 << (r * 3 + c)
-        self._add(ar, ac, mask, count, label)
+        anchored = _in_window(cells, self.cols)
+        if anchored is None:
+            raise ValueError(f"an equation's cells must lie in one 3x3 window: {self.names(cells)}")
+        self._add(*anchored, count, label)
 
     def _fix(self, x: int, v: int) -> None:
         """Fix cell x to v (rule: substitute): every equation holding it is replaced by one
@@ -1316,10 +1324,12 @@ class Trimmer:
         wide = max(x % cols for x in region) - c0 + 1
         local = {x: (x // cols - r0) * wide + x % cols - c0 for x in region}
         box = (max(x // cols for x in region) - r0 + 1, wide)
-        on_box = [(label, [local[x] for x in eq_cells], count) for label, eq_cells, count in equations]
+        open_here = [local[x] for x in region]
+        # the equations as masks on the box, made once for every way
+        rows = [(label, *_in_window([local[x] for x in eq_cells], wide), count) for label, eq_cells, count in equations]
         cases, held = [], []
         for way in combinations(cells, self._cnt[e]):
-            sub = Trimmer.on_cells(box, [local[x] for x in region], on_box, proof=proof)
+            sub = Trimmer.on_masks(box, open_here, rows, proof=proof)
             sub._corner = (self._corner[0] + r0, self._corner[1] + c0)
             sub._prefix = "s"
             mines = set(way)
