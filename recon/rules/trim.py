@@ -449,9 +449,10 @@ class Trimmer:
         self._reduced: _Reduced | None = None
         self._live: list[int] = []  # the live equations when _live_equations last looked
         self._live_end = 0  # ... and how many equations had been made then
-        self._group: dict[int, tuple[set[int], set[int]]] = {}  # _groups' groups by number: (cells, equations)
+        # _groups' groups by number: (cells, equations, the first equation), as arrays
+        self._group: dict[int, tuple[np.ndarray, np.ndarray, int]] = {}
         self._group_of: dict[int, int] = {}  # equation -> its group's number
-        self._group_at: dict[int, int] = {}  # cell -> its group's number
+        self._group_at: np.ndarray | None = None  # cell -> its group's number (-1: none), made when first needed
         self._grouped = 0  # how many equations had been made when _groups last looked
         self._next_group = 0
         self._barren: set[frozenset[int]] = set()  # groups elimination last found nothing in (above max_cells)
@@ -940,6 +941,7 @@ class Trimmer:
             for cells, eqs in self._groups():
                 if len(cells) <= self.max_cells:
                     # an equation never changes, so a group of the same equations gives nothing again
+                    eqs = eqs.tolist()
                     key = frozenset(eqs)
                     if key in self._barren:
                         barren.add(key)
@@ -1012,24 +1014,29 @@ class Trimmer:
         self._live, self._live_end = live, len(alive)
         return live
 
-    def _groups(self) -> list[tuple[set[int], set[int]]]:
-        """The connected groups of live equations (sharing cells): (cells, equations) each, in
-        the order of their first equations. Kept from call to call: only the groups that lost an
-        equation or share a cell with a new one are joined again (a few of hundreds, between two
-        calls of a game's player); many equations to join again (a puzzle's one large group,
-        after each case split) are joined at once (`_joined`)."""
-        alive, groups, group_of, group_at = self._alive, self._group, self._group_of, self._group_at
+    def _groups(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The connected groups of live equations (sharing cells): (cells, equations) each, as
+        arrays, in the order of their first equations. Kept from call to call: only the groups
+        that lost an equation or share a cell with a new one are joined again (a few of hundreds,
+        between two calls of a game's player); many equations to join again (a puzzle's one
+        large group, after each case split) are joined at once (`_joined`). Which group holds a
+        cell is a grid, so that a large group is taken apart and put back in numpy."""
+        alive, groups, group_of = self._alive, self._group, self._group_of
+        if self._group_at is None:
+            self._group_at = np.full(self.rows * self.cols, -1, dtype=np.int32)
+        group_at = self._group_at
         cells_of = {e: self._cells(self._ar[e], self._ac[e], self._msk[e])
                     for e in range(self._grouped, len(alive)) if alive[e]}
         self._grouped = len(alive)
         redo = {g for e, g in group_of.items() if not alive[e]}
-        redo.update(group_at[c] for cells in cells_of.values() for c in cells if c in group_at)
+        if cells_of:
+            hit = group_at[[x for cells in cells_of.values() for x in cells]]
+            redo.update(hit[hit >= 0].tolist())
         again = []  # the live equations of the groups joined again
         for g in redo:
-            cells, eqs = groups.pop(g)
-            for c in cells:
-                del group_at[c]
-            for e in eqs:
+            cells, eqs, _ = groups.pop(g)
+            group_at[cells] = -1
+            for e in eqs.tolist():
                 del group_of[e]
                 if alive[e]:
                     again.append(e)
@@ -1041,23 +1048,23 @@ class Trimmer:
             joined = model.Groups()
             for cells in cells_of.values():
                 joined.join(cells)
-            by_root: dict[int, tuple[set[int], set[int]]] = {}
+            by_root: dict[int, tuple[set[int], list[int]]] = {}
             for e, cells in cells_of.items():
-                cells_here, eqs = by_root.setdefault(joined.find(cells[0]), (set(), set()))
+                cells_here, eqs = by_root.setdefault(joined.find(cells[0]), (set(), []))
                 cells_here.update(cells)
-                eqs.add(e)
-            made = list(by_root.values())
+                eqs.append(e)
+            made = [(np.fromiter(cells, np.int64, len(cells)), np.array(eqs, dtype=np.int64)) for cells, eqs in by_root.values()]
         for cells, eqs in made:
             g = self._next_group
             self._next_group += 1
-            groups[g] = (cells, eqs)
-            group_at.update(dict.fromkeys(cells, g))
-            group_of.update(dict.fromkeys(eqs, g))
-        return sorted(groups.values(), key=lambda group: min(group[1]))
+            groups[g] = (cells, eqs, int(eqs.min()))
+            group_at[cells] = g
+            group_of.update(dict.fromkeys(eqs.tolist(), g))
+        return [(cells, eqs) for cells, eqs, _ in sorted(groups.values(), key=lambda group: group[2])]
 
-    def _joined(self, equations: list[int]) -> list[tuple[set[int], set[int]]]:
-        """The groups of these equations (sharing cells) as (cells, equations), joined at once
-        (`model.components`): the same groups as `model.Groups` joining them one by one."""
+    def _joined(self, equations: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The groups of these equations (sharing cells) as (cells, equations), arrays, joined at
+        once (`model.components`): the same groups as `model.Groups` joining them one by one."""
         ar, ac, msk, cols = self._ar, self._ac, self._msk, self.cols
         anchor = np.array([ar[e] * cols + ac[e] for e in equations], dtype=np.int64)
         bits = (np.array([msk[e] for e in equations], dtype=np.int64)[:, None] >> np.arange(9)) & 1
@@ -1066,11 +1073,12 @@ class Trimmer:
         label = model.components(owner, cell, len(equations))
         eqs = np.array(equations, dtype=np.int64)
         by_eq = np.argsort(label, kind="stable")
-        by_cell = np.argsort(label[owner], kind="stable")
         eq_cuts = np.flatnonzero(np.diff(label[by_eq])) + 1
-        cell_cuts = np.flatnonzero(np.diff(label[owner][by_cell])) + 1
-        return [(set(c.tolist()), set(e.tolist()))
-                for c, e in zip(np.split(cell[by_cell], cell_cuts), np.split(eqs[by_eq], eq_cuts))]
+        # each cell once, by group
+        pairs = np.unique(label[owner] * (self.rows * cols) + cell)
+        pair_label, pair_cell = np.divmod(pairs, self.rows * cols)
+        cell_cuts = np.flatnonzero(np.diff(pair_label)) + 1
+        return list(zip(np.split(pair_cell, cell_cuts), np.split(eqs[by_eq], eq_cuts)))
 
     def _combination(self, names, coefs: dict[int, int], rhs: int, known: dict[int, int] | None = None
                      ) -> tuple[tuple[int, str], ...]:
