@@ -295,8 +295,8 @@ def _groups_afresh(trimmer) -> list[tuple[set[int], set[int]]]:
 def test_the_groups_kept_from_call_to_call_are_the_groups_joined_afresh(monkeypatch, rows, cols, mines, join_at_once):
     """Elimination's groups, kept by the trimmer and joined again only where equations died or
     came, are the live equations' groups joined from scratch, in the same order: through a game's
-    numbers told, cells fixed and perturbations recounted; joined again with scipy every time, or
-    one by one every time."""
+    numbers told, cells fixed and perturbations recounted; joined again at once in numpy every
+    time, or one by one in Python every time."""
     monkeypatch.setattr(trim_rules, "JOIN_AT_ONCE", join_at_once)
     checked = 0
     for seed in range(6):

@@ -1075,8 +1075,8 @@ class Trimmer:
         by_eq = np.argsort(label, kind="stable")
         eq_cuts = np.flatnonzero(np.diff(label[by_eq])) + 1
         # each cell once, by group
-        pairs = np.unique(label[owner] * (self.rows * cols) + cell)
-        pair_label, pair_cell = np.divmod(pairs, self.rows * cols)
+        cells = self.rows * cols
+        pair_label, pair_cell = np.divmod(np.unique(label[owner] * cells + cell), cells)
         cell_cuts = np.flatnonzero(np.diff(pair_label)) + 1
         return list(zip(np.split(pair_cell, cell_cuts), np.split(eqs[by_eq], eq_cuts)))
 
@@ -1299,7 +1299,7 @@ class Trimmer:
         `since` of _fixed on? The cells fixed since, when they are fewer than the square's cells;
         else the latest fix in the square, from a grid of when each cell was fixed (on a large
         puzzle most tries come after thousands of fixes, and scanning them for each was most of
-        explain's time; looking each of the square's cells up in a dict, a fifth of it)."""
+        explain's time, and then looking each of the square's cells up in a dict)."""
         fixed, cols = self._fixed, self.cols
         if len(fixed) - since <= (2 * d + 1) ** 2:
             return any(abs(x // cols - ar) <= d and abs(x % cols - ac) <= d for x in fixed[since:])
