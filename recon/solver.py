@@ -310,6 +310,10 @@ def solve(
             # the lead found more solutions than are shown: the checker confirms, on its own, that the
             # first is not the only one (one solve for a second solution, not one per solution)
             options.update(limit=2, given=lead.solutions[:1])
+        elif name == sat.NAME and fallback and lead.verdict is Verdict.UNDECIDED and lead.decided is not None:
+            # SAT decides what hybrid's deductions left open: it looks for fields under them first
+            # (not a cross-check here, and it proves nothing from them)
+            options["deduced"] = np.where(lead.decided, lead.partial, -1).astype(np.int8)
         setup = 0.0 if budget is None else setup_seconds(name, problem)
         if budget is not None and budget < setup:
             reason = (f"not run: the {budget:.2g} s left for it are less than it takes to set up "

@@ -13,7 +13,7 @@ import pytest
 from recon import Verdict, is_solution, make_problem, status
 from recon import solver as solving
 from recon.cli import main
-from recon.engines import backtrack, sat
+from recon.engines import backtrack, hybrid, sat
 from recon.result import TimeUp
 from recon.model import OPEN, random_field
 
@@ -156,6 +156,68 @@ def test_sat_given_solutions_are_listed_first_and_the_rest_found(shape):
     assert np.array_equal(result.solutions[0], field)
     assert keys(result.solutions) == keys(complete.solutions)
     assert result.count_exact and result.stats["given"] == 1
+
+
+@needs_sat
+@pytest.mark.parametrize("shape", SHAPES + [(2, 7), (4, 4)])
+def test_deduced_values_change_no_answer(shape):
+    """sat.solve(deduced=...) lists real fields and gives the verdict and count of the search
+    without them (brute force), whether the values are right (a field's), wrong (a field that
+    fails the clues) or fit no field at all, with every limit and with a solution given. Partial
+    statuses leave cells no clue sees, where one field is all that is asked and the values lead."""
+    from recon.engines import unseen
+
+    rng = np.random.default_rng(sum(shape))
+    guided = 0
+    for trial in range(30):
+        field = random_field(*shape, 40, rng)
+        known = rng.random(shape) < (1.0 if trial % 4 == 0 else 0.3)
+        clues = status(field)
+        problem = make_problem(clues, known)
+        truth = brute_force(clues, known)
+        values = (field, ~field, rng.random(shape) < 0.5)[trial % 3]
+        deduced = np.where(rng.random(shape) < 0.6, values, OPEN).astype(np.int8)
+        for limit in (1, 2, 3):
+            for given in ([], [field]):
+                result = sat.solve(problem, limit=limit, given=given, deduced=deduced)
+                if unseen.free_cells(problem).size and not given and trial % 3 == 1 and truth:
+                    # one field asked, values that no field meets: a second solve without them
+                    guided += result.stats["solves"] == 2
+                plain = sat.solve(problem, limit=limit, given=given)
+                assert all(is_solution(f, problem) for f in result.solutions)
+                assert keys(result.solutions) <= truth and len(keys(result.solutions)) == len(result.solutions)
+                assert (result.verdict, result.count_exact, len(result.solutions)) == (
+                    plain.verdict, plain.count_exact, len(plain.solutions)), (trial, limit, given)
+                assert not result.count_exact or keys(result.solutions) == truth
+    if shape[0] * shape[1] >= 8:
+        assert guided  # the guided path met wrong values and asked again
+
+
+@needs_sat
+def test_hybrid_undecided_says_what_its_deductions_fixed():
+    """hybrid stopped before its search (search_cells=0) returns the cells its deductions fixed,
+    and each holds its value in every solution (brute force); the SAT engine then lists the
+    same solutions guided by them."""
+    rng = np.random.default_rng(7)
+    seen = 0
+    for shape in [(1, 12), (12, 1), (2, 7), (3, 5), (4, 4)]:
+        for _ in range(8):
+            field = random_field(*shape, 35, rng)
+            known = rng.random(shape) < 0.6
+            clues = status(field)
+            problem = make_problem(clues, known)
+            truth = [np.frombuffer(k, dtype=bool).reshape(shape) for k in brute_force(clues, known)]
+            result = hybrid.solve(problem, limit=3, search_cells=0)
+            if result.verdict is not Verdict.UNDECIDED:
+                continue
+            seen += 1
+            assert result.decided is not None and result.partial is not None
+            for solution in truth:
+                assert np.array_equal(solution[result.decided], result.partial[result.decided])
+            deduced = np.where(result.decided, result.partial, OPEN).astype(np.int8)
+            guided = sat.solve(problem, limit=len(truth) + 1, deduced=deduced)
+            assert guided.count_exact and keys(guided.solutions) == keys(truth)
+    assert seen >= 10
 
 
 @needs_sat

@@ -276,3 +276,27 @@ def test_hybrid_search_budget_gives_undecided_not_a_guess():
         assert "time limit" in result.reason and not result.count_exact
     else:  # the deductions alone decided it
         assert result.verdict is full.verdict
+
+
+@pytest.mark.skipif(not available("sat"), reason="python-sat is not installed")
+@pytest.mark.parametrize("shape", [(2, 5001), (5001, 2)])
+def test_past_the_cross_check_sat_decides_under_hybrids_deductions(shape):
+    """Past 10,000 cells hybrid stops where trimming stalls and SAT, asked for one field (cells no
+    clue sees make it several), looks under hybrid's deductions first. The cells they fix have
+    probability 0 or 1 in the exact count (an independent oracle) with the value hybrid gives,
+    SAT's fields meet them, and the verdict is the count's."""
+    from recon.counting import count_solutions
+
+    rng = np.random.default_rng(5)
+    field = rng.random(shape) < 0.4
+    problem = make_problem(status(field), rng.random(shape) > 0.6)
+    result = solve(problem)
+    lead = result.engines["hybrid"]
+    assert lead.verdict is Verdict.UNDECIDED and lead.decided.any() and not lead.decided.all()
+    counted = count_solutions(problem, probabilities=True)
+    assert counted.exact and counted.count >= 2 and result.verdict is Verdict.MULTIPLE
+    odds = np.asarray(counted.probabilities, dtype=float)[lead.decided]
+    assert np.array_equal(odds, lead.partial[lead.decided].astype(float))
+    for found in result.solutions:
+        assert is_solution(found, problem)
+        assert np.array_equal(found[lead.decided], lead.partial[lead.decided])

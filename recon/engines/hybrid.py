@@ -176,12 +176,17 @@ def solve(
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = problem.cells - search.value.count(backtrack._UNDECIDED)
     left = problem.cells - stats["deduced"]
+    # an undecided answer still says what the deductions fixed: the engine that decides next
+    # looks there first (`sat.solve(deduced=...)`), and cross_check holds them to its fields
+    state = np.array(search.value, dtype=np.int8).reshape(problem.shape)
+    deduced = {"decided": state >= 0, "partial": state == 1}
     if stats.get("trim_timed_out"):
         reason = f"the time limit was reached while trimming, with {left} of {problem.cells} cells still open"
-        return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason)
+        return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason, **deduced)
     if search_cells is not None and left > search_cells:
         reason = f"trimming stalls with {left} of {problem.cells} cells open, too many to search here"
-        return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason, grade=grade)
+        return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason, grade=grade,
+                      **deduced)
     if search_seconds is not None:
         end = time.perf_counter() + search_seconds
         deadline = end if deadline is None else min(deadline, end)
@@ -194,7 +199,10 @@ def solve(
     elif verdict is Verdict.UNDECIDED:
         reason = f"time limit reached after {search.nodes} nodes of search"
     seconds = time.perf_counter() - start
-    return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason, grade=grade if solutions else None)
+    if verdict is not Verdict.UNDECIDED:
+        deduced = {}
+    return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason, grade=grade if solutions else None,
+                  **deduced)
 
 
 def _graded(problem: Problem, grade: Grade | None) -> Grade | None:

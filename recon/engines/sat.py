@@ -33,6 +33,7 @@ import importlib.util
 import threading
 import time
 from collections import deque
+from functools import partial
 
 import numpy as np
 
@@ -345,19 +346,26 @@ def solve(
     limit: int = 2,
     time_limit: float | None = None,
     given: list[np.ndarray] | tuple[np.ndarray, ...] = (),
+    deduced: np.ndarray | None = None,
 ) -> Result:
     """Find up to `limit` solutions by SAT with blocking clauses and say whether there are others.
 
     given: solutions already found and checked by another engine; they are blocked from the
     start and listed first, so the solver only has to prove there is no other one.
+    deduced: each cell's value as another engine's deductions fixed it (0 or 1, -1 open). Where
+    one more field is all that is asked (the cells no clue sees make it several, as on a large
+    random status), the solver looks for it under those values first, which finds it sooner
+    (docs/performance.md); where none meets them it asks again without them. No verdict rests on
+    them.
 
     Without a total, the cells no clue sees take no part in the model: those nothing fixes are
     listed with every value (`unseen`), the others hold their given value.
     """
-    return unseen.solve(_solve, problem, limit=limit, time_limit=time_limit, given=given)
+    engine = _solve if deduced is None else partial(_solve, deduced=deduced)
+    return unseen.solve(engine, problem, limit=limit, time_limit=time_limit, given=given)
 
 
-def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> Result:
+def _solve(problem: Problem, *, limit: int, time_limit: float | None, given, deduced: np.ndarray | None = None) -> Result:
     """solve, on a problem whose cells no clue sees are fixed (or under a total)."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -395,12 +403,21 @@ def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> 
             solutions.append(np.asarray(field, dtype=bool))
             block(solutions[-1])
         stats["given"] = len(solutions)
+        # deductions lead the way to a single field, where one is all that is asked (cells no
+        # clue sees then make it several): through one selector literal, not an assumption per
+        # cell, which each restart would replay. Where the solver must go on to prove that no
+        # other field exists, its own search from the start was faster (docs/decisions.md).
+        guided = deduced is not None and limit - len(solutions) == 1 and _guide(solver, deduced, numbers, m + 1)
         while len(solutions) < limit:
             stats["solves"] += 1
-            answer = _solve_limited(solver, deadline, quick)
+            answer = _solve_limited_assuming(solver, [m + 1] if guided else [], deadline, quick)
             if answer is None:
                 timed_out = True
                 break
+            if not answer and guided:
+                solver.add_clause([-(m + 1)])  # no field meets the deductions: ask without them
+                guided = False
+                continue
             if not answer:
                 exhausted = True
                 break
@@ -421,6 +438,19 @@ def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> 
     elif verdict is Verdict.UNDECIDED and timed_out:
         reason = f"time limit of {time_limit:g} s reached"
     return Result(verdict, solutions, exhausted, NAME, time.perf_counter() - start, stats, reason)
+
+
+def _guide(solver, deduced: np.ndarray, numbers: np.ndarray | None, selector: int) -> bool:
+    """Add "selector implies each cell's deduced value" for the cells the model holds (numbers:
+    each cell's literal at index cell + 1, 0 for a cell left out; None: cell + 1); whether any."""
+    values = np.asarray(deduced).ravel()
+    cells = np.flatnonzero(values >= 0)
+    lits = cells + 1 if numbers is None else numbers[cells + 1]
+    held = lits > 0
+    lits = np.where(values[cells[held]] == 1, lits[held], -lits[held])
+    for lit in lits.tolist():
+        solver.add_clause([-selector, lit])
+    return lits.size > 0
 
 
 def iter_equation_solutions(cells: list[int], equations, deadline: float | None = None):
