@@ -6,6 +6,13 @@ Two sets: the published puzzles bundled in tests/data (hakank, IST e0-e7), and r
 fields (P = 50 %) of which a fraction of the clues is kept. Each engine looks for 2 solutions
 (the uniqueness test); the table gives median seconds and the ratio backtrack / milp.
 This is the measurement behind engine="auto" choosing MILP first for partial status.
+
+    python bench/bench_partial.py --large 150 300 --seeds 3
+
+Large random statuses instead (P = 30 %), past the cross-check size, where `solve` runs hybrid's
+deductions and SAT decides what they leave: `solve` as it runs (SAT looking first under hybrid's
+deductions where one field is all it needs), against SAT alone on the same status (the peer, what
+ran before), each timed in the same run.
 """
 
 from __future__ import annotations
@@ -42,7 +49,10 @@ def main(argv=None):
     parser.add_argument("--fractions", type=float, nargs="+", default=[0.3, 0.5, 0.7, 0.9])
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--large", type=int, nargs="+", metavar="N", help="N x N random statuses through solve instead")
     args = parser.parse_args(argv)
+    if args.large:
+        return large(args.large, args.fractions, args.seeds)
 
     print("## Published puzzles (seconds to a proved verdict)\n")
     print("| puzzle | size | clues | backtrack | milp | backtrack / milp | verdicts |")
@@ -70,6 +80,36 @@ def main(argv=None):
                 undecided += res["backtrack"][1] == "undecided"
             print(f"| {n}x{n} | {frac:.0%} | {statistics.median(bts):.4f} | {statistics.median(mis):.4f} | "
                   f"{statistics.median(ratios):.1f}x | {undecided}/{args.seeds} |", flush=True)
+
+
+def large(sizes: list[int], fractions: list[float], seeds: int) -> None:
+    """solve's engines on large random statuses, against SAT alone (the table in performance.md)."""
+    from recon import solve
+    from recon.engines import sat
+
+    print(f"## Random fields, P = 30 %, medians over {seeds} seed(s): solve against SAT alone\n")
+    print("| size | clues kept | solve | of it hybrid | of it SAT, guided | SAT alone (peer) | peer / guided | verdicts |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n in sizes:
+        for frac in fractions:
+            rows = []
+            for seed in range(seeds):
+                rng = np.random.default_rng(seed)
+                field = random_field(n, n, 30, rng)
+                problem = make_problem(status(field), rng.random(field.shape) < frac)
+                start = time.perf_counter()
+                result = solve(problem)
+                whole = time.perf_counter() - start
+                start = time.perf_counter()
+                alone = sat.solve(problem, limit=3)  # as solve asked SAT before: max_solutions + 1
+                peer = time.perf_counter() - start
+                assert alone.verdict is result.verdict, (n, frac, seed)
+                guided = result.engines["sat"].seconds if "sat" in result.engines else float("nan")
+                rows.append((whole, result.engines["hybrid"].seconds, guided, peer, result.verdict.value))
+            med = [statistics.median(r[i] for r in rows) for i in range(4)]
+            verdicts = ", ".join(sorted({r[4] for r in rows}))
+            print(f"| {n}x{n} | {frac:.0%} | {med[0]:.2f} | {med[1]:.2f} | {med[2]:.2f} | {med[3]:.2f} | "
+                  f"{med[3] / med[2]:.1f}x | {verdicts} |", flush=True)
 
 
 if __name__ == "__main__":
