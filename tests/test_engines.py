@@ -357,6 +357,30 @@ def test_cells_no_clue_sees_are_listed_with_every_value_once_each(name, shape):
     assert with_free >= 2  # such cells were there (on 2x2, only where there is no clue)
 
 
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.skipif(not available(name), reason=f"{name} is not installed"))
+                                  for name in ("milp", "sat")])
+@pytest.mark.parametrize("shape", [(2, 200), (200, 2), (1, 300), (30, 30)])
+def test_no_field_with_many_cells_no_clue_sees_is_none(name, shape):
+    """A full window beside a 0, next to it (the clue-pair check sees it) or two along (a search
+    must find it), on a grid where 64 or more cells are seen by no clue: the rest has no field,
+    so neither has the whole (none, exact), not undecided because 2^free fields could not be
+    listed. Each clue alone has fields."""
+    engine = ENGINES[name]
+    full = min(3, shape[0]) * min(3, shape[1])
+    for apart in (1, 2):
+        clues, known = np.zeros(shape, dtype=int), np.zeros(shape, dtype=bool)
+        a = (shape[0] // 2, shape[1] // 2)
+        b = (a[0], a[1] + apart) if shape[1] > 2 else (a[0] + apart, a[1])
+        clues[a], known[a], known[b] = full, True, True
+        assert int((status(known) == 0).sum()) >= 64
+        result = engine(make_problem(clues, known), limit=3)
+        assert result.verdict is Verdict.NONE and result.count_exact and not result.solutions, (apart, result.reason)
+        for alone in (a, b):
+            one = np.zeros(shape, dtype=bool)
+            one[alone] = True
+            assert engine(make_problem(clues, one), limit=3).verdict is Verdict.MULTIPLE
+
+
 @pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 6), (6, 2), (3, 5), (4, 4)])
 def test_hybrid_trims_only_the_cells_clues_see(shape):
     """Hybrid's trimming takes the open cells some clue sees: every cell its deductions fix holds

@@ -76,8 +76,9 @@ def solve(engine: Callable[..., Result], problem: Problem, *, limit: int, time_l
             if key not in listed:
                 listed.add(key)
                 fields.append(field)
-    # every field is listed when the engine listed the rest's and each took every value here
-    exhausted = result.count_exact and ways is not None and len(fields) == len(result.solutions) * ways
+    # every field is listed when the engine listed the rest's and each took every value here;
+    # none is listed when the rest has none, however many cells are free
+    exhausted = result.count_exact and (not result.solutions or ways is not None and len(fields) == len(result.solutions) * ways)
     stats = {**result.stats, "free": int(free.size)}
     verdict = Verdict.of_search(len(fields), exhausted)
     reason = result.reason if verdict in (Verdict.NONE, Verdict.UNDECIDED) else None
