@@ -9,6 +9,11 @@ in one run). Two kinds of input per size:
     python bench/bench_explain_cases.py --seeds 3
 
 Medians over seeds, in process; "finished" counts the inputs whose proof fixed every cell.
+
+    python bench/bench_explain_cases.py --seeds 3 --sizes 30,50 --ways 8000 30000 100000
+
+The search puzzles only, with each budget of ways (`explain --ways N`) in turn: the time, the
+ways the splits followed and how many proofs finished.
 """
 
 from __future__ import annotations
@@ -35,7 +40,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--sizes", default="10,20,30,50")
+    parser.add_argument("--ways", type=int, nargs="+", help="instead: the search puzzles with each budget of ways")
     args = parser.parse_args()
+    if args.ways:
+        return budgets(args)
     print("| size | input | without splits | with splits | ratio | finished without / with |")
     print("|---|---|---|---|---|---|")
     for n in (int(s) for s in args.sizes.split(",")):
@@ -54,6 +62,26 @@ def main() -> None:
             after = statistics.median(r[1][0] for r in rows)
             done = f"{sum(r[0][1] for r in rows)} / {sum(r[1][1] for r in rows)} of {len(rows)}"
             print(f"| {n}x{n} | {kind} | {before:.3f} s | {after:.3f} s | {after / before:.1f} | {done} |", flush=True)
+
+
+def budgets(args) -> None:
+    """Search puzzles explained with each budget of ways (the table in performance.md)."""
+    print("| size | ways allowed | time | ways followed | finished |")
+    print("|---|---|---|---|---|")
+    for n in (int(s) for s in args.sizes.split(",")):
+        puzzles = []
+        for seed in range(args.seeds):
+            puzzle = generate_puzzle(n, n, 40, np.random.default_rng(seed), difficulty="search")
+            puzzles.append(make_problem(puzzle.clues, puzzle.known))
+        for ways in args.ways:
+            rows = []
+            for problem in puzzles:
+                start = time.perf_counter()
+                result = trim.solve(problem, cases=True, ways=ways)
+                rows.append((time.perf_counter() - start, result.stats["ways"], result.verdict is Verdict.UNIQUE))
+            times = ", ".join(f"{r[0]:.1f}" for r in rows)
+            followed = ", ".join(f"{r[1]:,}" for r in rows)
+            print(f"| {n}x{n} | {ways:,} | {times} s | {followed} | {sum(r[2] for r in rows)} of {len(rows)} |", flush=True)
 
 
 if __name__ == "__main__":

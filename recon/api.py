@@ -35,10 +35,11 @@ def count(clues: np.ndarray | Problem, known: np.ndarray | None = None, *, proba
 
 
 def explain(clues: np.ndarray | Problem, known: np.ndarray | None = None, *, cases: bool = True,
-            time_limit: float | None = None) -> list:
+            time_limit: float | None = None, ways: int | None = None) -> list:
     """The trimming proof: a list of steps (`recon.rules.trim.Step`: `rule`, `cells` (0-based),
     `values`, `sources`, `text`, `to_json()`), in order, weakest rules first; with `cases`, case
-    splits where the other rules stall. The proof fixes every cell when the grade is below
+    splits where the other rules stall, following at most `ways` ways in all (default:
+    `rules.trim.case_budget` of the grid). The proof fixes every cell when the grade is below
     search; a contradiction, if any, is the last step.
 
         >>> import numpy as np, recon
@@ -48,4 +49,6 @@ def explain(clues: np.ndarray | Problem, known: np.ndarray | None = None, *, cas
     """
     from .engines import trim
 
-    return trim.solve(_problem(clues, known), cases=cases, time_limit=time_limit).trace
+    if ways is not None and (isinstance(ways, bool) or not isinstance(ways, (int, np.integer)) or ways < 0):
+        raise ValueError(f"ways must be a whole number >= 0, got {ways!r}")
+    return trim.solve(_problem(clues, known), cases=cases, time_limit=time_limit, ways=ways).trace

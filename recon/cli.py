@@ -236,6 +236,13 @@ def _solve_options(parser: argparse.ArgumentParser, shown: str) -> None:
     parser.add_argument("--time-limit", metavar="SECONDS", type=_seconds, help="give up with 'undecided' after SECONDS")
 
 
+def _ways_option(parser: argparse.ArgumentParser, when: str = "") -> None:
+    """Add --ways, the case splits' budget, shared by explain and solve --explain."""
+    parser.add_argument("--ways", metavar="N", type=_whole("N", 0),
+                        help=f"{when}let trimming's case splits follow at most N ways in all (default: 2,000 + 8 a cell, "
+                        "at most 8,000); more lets the proof of a larger search-grade puzzle finish, and takes longer")
+
+
 def _out_option(parser: argparse.ArgumentParser) -> None:
     """Add --out, shared by the commands that print a result."""
     parser.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
@@ -290,6 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also run trimming and print its deductions (on stderr; in the JSON object with --json)",
     )
+    _ways_option(p, "with --explain: ")
     p.add_argument(
         "--count",
         action=argparse.BooleanOptionalAction,
@@ -312,6 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true", help="print the trace as one JSON object")
     _out_option(e)
     _solve_options(e, "show")
+    _ways_option(e)
 
     c = _command(
         commands,
@@ -680,6 +689,8 @@ def result_json(result: Result, problem: Problem) -> dict[str, object]:
 
 def cmd_solve(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Solve a status file and print the answer."""
+    if args.ways is not None and not args.explain:
+        raise UsageError("--ways sets the case splits of --explain's proof: give --explain too")
     # --explain holds the proof as explain does: its lower limit, unless --max-cells is given
     limit = args.max_cells if args.max_cells is not None else EXPLAIN_MAX_CELLS if args.explain else MAX_CELLS
     problem = read_problem(args.file, limit, args)
@@ -790,6 +801,9 @@ def explanation(result: Result, problem: Problem) -> str:
         out.append(f"Trimming stops short with {count:,} open cell(s): {names}.")
         if trimmed is not None and not trimmed.stats.get("cases") and result.verdict is Verdict.MULTIPLE:
             out.append("It split no cases: two solutions were already known, so no split could finish the proof.")
+        elif trimmed is not None and trimmed.stats.get("out_of_ways"):
+            out.append(f"Its case splits ran out of ways ({trimmed.stats['ways']:,} followed of "
+                       f"{trimmed.stats['ways_budget']:,}): --ways N lets them follow more.")
         searched = [name for name in result.engines if name != "trim"]
         out.append(f"A complete search ({', '.join(searched)}) then decided: {result.verdict} (grade search).")
     return "\n".join(out) + "\n"
@@ -855,7 +869,7 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
     explaining = command == "explain" or getattr(args, "explain", False)  # solve adds trimming
     try:
         return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=_time_left(args),
-                     case_split=explaining)
+                     case_split=explaining, case_ways=getattr(args, "ways", None))
     except EngineDisagreement as err:
         stderr.write(f"recon: internal error: {err}\nThis is a bug; please report it with the input file.\n")
         for name, r in err.results.items():

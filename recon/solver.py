@@ -232,6 +232,7 @@ def solve(
     time_limit: float | None = None,
     compiled_trim: bool = False,
     case_split: bool = False,
+    case_ways: int | None = None,
 ) -> Result:
     """Reconstruct every field (up to max_solutions) whose status matches the known clues.
 
@@ -256,9 +257,13 @@ def solve(
     case_split: the answer is to be explained: trimming runs (added to the engines if they lack
     it; under "auto" the lead's search stays bounded as without it), and it splits cases where its
     other rules stall, so that its proof (the trace) goes further where it would otherwise leave
-    the cells to a search.
+    the cells to a search. case_ways: the most ways those splits follow in all (default:
+    `rules.trim.case_budget` of the grid); more lets a larger search-grade proof finish.
     """
     problem = clues if isinstance(clues, Problem) and known is None else make_problem(clues, known)
+    if case_ways is not None and (isinstance(case_ways, bool) or not isinstance(case_ways, (int, np.integer))
+                                  or case_ways < 0):
+        raise ValueError(f"case_ways must be a whole number >= 0, got {case_ways!r}")
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, (int, np.integer)) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")
     if time_limit is not None and not time_limit > 0:
@@ -288,7 +293,7 @@ def solve(
         if name == trim.NAME and case_split and not any(r.verdict is Verdict.MULTIPLE for r in results.values()):
             # with several solutions (found by the lead, or by the checker where the lead left
             # the question open) no split can finish the proof
-            options["cases"] = True
+            options.update(cases=True, ways=case_ways)
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
             # (with a total, most open cells are seen by it alone: the search lists their fields

@@ -132,3 +132,70 @@ def test_explain_keeps_the_bounded_search_of_auto_and_adds_trimming(tmp_path):
     code, out, _ = run("explain", str(path), "--json")
     payload = json.loads(out)
     assert code == 0 and payload["engines"]["hybrid"]["verdict"] == "undecided" and payload["steps"]
+
+
+@pytest.mark.parametrize("rows, cols, seed", [(12, 12, 1), (3, 30, 3), (30, 3, 4), (9, 14, 2)])
+def test_the_case_splits_budget_cuts_the_same_proof_short(tmp_path, rows, cols, seed):
+    """`ways` (explain --ways) bounds the ways case splits follow. With what the whole proof
+    used it is the same proof; with fewer the proof is that proof's beginning, its cells agree
+    with the one solution, and the stats and the text say the splits ran out; with none, no
+    split at all."""
+    pytest.importorskip("pysat")
+    from recon import Verdict, solve
+    from recon.engines import trim
+
+    path = tmp_path / "p.txt"
+    code, _, _ = run("generate", str(rows), str(cols), "45", "--puzzle", "--difficulty", "search", "--seed", str(seed),
+                     "--out", str(path))
+    problem = read_problem(str(path))
+    whole = trim.solve(problem, cases=True, ways=10**6)
+    used = whole.stats["ways"]
+    assert code == 0 and whole.verdict is Verdict.UNIQUE and used > 0 and not whole.stats["out_of_ways"]
+    answer = whole.solutions[0]
+    texts = [step.text for step in whole.trace]
+    same = trim.solve(problem, cases=True, ways=used)
+    assert [step.text for step in same.trace] == texts and not same.stats["out_of_ways"]
+    for budget in (0, used // 2, used - 1):
+        short = trim.solve(problem, cases=True, ways=budget)
+        assert short.verdict is Verdict.UNDECIDED and short.stats["out_of_ways"] and short.stats["ways"] <= budget
+        assert [step.text for step in short.trace] == texts[: len(short.trace)]
+        assert np.array_equal(short.partial[short.decided], answer[short.decided])
+        assert budget or not any(step.rule == "case-split" for step in short.trace)
+    code, out, _ = run("explain", str(path), "--ways", "0")
+    assert code == 0 and "Its case splits ran out of ways (0 followed of 0): --ways N" in out
+    code, out, _ = run("explain", str(path), "--ways", str(used))
+    assert code == 0 and f"Trimming fixed all {rows * cols} cells: the field is unique (grade search)." in out
+    assert solve(problem, case_split=True, case_ways=used).trace == whole.trace
+
+
+def test_ways_is_checked(tmp_path, capsys):
+    """--ways takes a whole number >= 0, and solve takes it only with --explain; the API says
+    what it wants."""
+    from recon import solve
+
+    path = tmp_path / "p.txt"
+    path.write_text("111\n111\n")
+    for bad in ("-1", "x", "1.5"):
+        code, _, err = run("explain", str(path), "--ways", bad)
+        assert code == 2 and f"N must be a whole number >= 0, got '{bad}'" in capsys.readouterr().err + err
+    code, _, err = run("solve", str(path), "--ways", "5")
+    assert code == 2 and "give --explain too" in err
+    code, _, _ = run("solve", str(path), "--explain", "--ways", "5")
+    assert code == 3
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="case_ways"):
+            solve(read_problem(str(path)), case_split=True, case_ways=bad)
+
+
+def test_the_api_takes_the_ways_too(tmp_path):
+    """recon.explain(ways=N) follows at most N ways, as explain --ways does; a bad N is refused."""
+    pytest.importorskip("pysat")
+    import recon
+
+    path = tmp_path / "p.txt"
+    code, _, _ = run("generate", "12", "12", "45", "--puzzle", "--difficulty", "search", "--seed", "1", "--out", str(path))
+    problem = read_problem(str(path))
+    assert code == 0 and any(step.rule == "case-split" for step in recon.explain(problem))
+    assert not any(step.rule == "case-split" for step in recon.explain(problem, ways=0))
+    with pytest.raises(ValueError, match="ways must be"):
+        recon.explain(problem, ways=-3)

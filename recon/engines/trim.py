@@ -17,15 +17,18 @@ NAME = "trim"
 
 
 def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int | None = None,
-          cases: bool = False) -> Result:
+          cases: bool = False, ways: int | None = None) -> Result:
     """Trim the problem; unique when every cell is fixed, none on a contradiction, else undecided.
     max_cells: elimination runs on connected groups of open cells up to this size (default:
     rules.trim.ELIMINATION_MAX_CELLS). cases: split
-    cases where the other rules stall (a longer proof, grade search, where a search would decide)."""
+    cases where the other rules stall (a longer proof, grade search, where a search would decide).
+    ways: the most ways the splits follow in all (default: rules.trim.case_budget); the stats say
+    how many they followed and whether a split was left for want of more."""
     from ..rules.trim import BASIC, ELIMINATION_MAX_CELLS, GRADES, Contradiction, Trimmer  # loaded when used
 
     start = time.perf_counter()
-    trimmer = Trimmer(problem, ELIMINATION_MAX_CELLS if max_cells is None else max_cells, cases=cases)
+    trimmer = Trimmer(problem, ELIMINATION_MAX_CELLS if max_cells is None else max_cells, cases=cases, ways=ways)
+    budget = trimmer.ways_left
     reason = None
     verdict = Verdict.UNDECIDED
     solutions: list[np.ndarray] = []
@@ -56,7 +59,10 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, 
         verdict in (Verdict.UNIQUE, Verdict.NONE),
         NAME,
         time.perf_counter() - start,
-        {"steps": len(trimmer.steps), "cases": cases, **{f"rule:{k}": v for k, v in sorted(counts.items())}},
+        {"steps": len(trimmer.steps), "cases": cases,
+         **({"ways": budget - trimmer.ways_left, "ways_budget": budget, "out_of_ways": trimmer.out_of_ways}
+            if cases else {}),
+         **{f"rule:{k}": v for k, v in sorted(counts.items())}},
         reason,
         decided=(trimmer.value >= 0).reshape(problem.shape) if decided else None,
         partial=(trimmer.value == 1).reshape(problem.shape) if decided else None,

@@ -93,6 +93,11 @@ CASE_BUDGET_PER_CELL = 8
 CASE_BUDGET_MAX = 8_000
 
 
+def case_budget(rows: int, cols: int) -> int:
+    """The ways case splits follow at most by default on a grid of this size."""
+    return min(CASE_BUDGET + CASE_BUDGET_PER_CELL * rows * cols, CASE_BUDGET_MAX)
+
+
 def _in_window(cells, cols: int) -> tuple[int, int, int] | None:
     """Cells given as row-major indices on a grid `cols` wide, as the 3x3 window they lie in:
     (its anchor row, anchor column, the cells' mask); None when they lie in no one window."""
@@ -346,11 +351,12 @@ class Trimmer:
     equations at once: `_fix_mask`), and a contradiction says only that the clues clash.
     max_cells: elimination runs on connected groups of open cells up to this size.
     cases: split cases (`rule_cases`) when every other rule stalls: a proof a person can follow
-    further, where the solvers would search instead.
+    further, where the solvers would search instead. ways: how many ways the splits may follow
+    in all (default: `case_budget` of the grid); `out_of_ways` says whether they ran out.
     """
 
     def __init__(self, problem: Problem, max_cells: int = ELIMINATION_MAX_CELLS, *, proof: bool = True,
-                 cases: bool = False):
+                 cases: bool = False, ways: int | None = None):
         """Every cell open but the fixed ones (substituted into the clues); a total number of
         mines is used by `rule_total` once the other rules stall."""
         rows, cols = problem.shape
@@ -371,6 +377,8 @@ class Trimmer:
         open_cells = range(rows * cols) if fixed is None else [x for x in range(rows * cols) if fixed[x] == OPEN]
         self._setup(problem.shape, open_cells, clues, max_cells, proof)
         self.cases = cases
+        if ways is not None:
+            self.ways_left = ways
         self._substituted = substituted
         self._windows = windows
         self.mines = problem.mines
@@ -462,8 +470,9 @@ class Trimmer:
         self._split_at: dict[tuple[int, int], int] = {}  # (stage, equation) -> len(_fixed) when its split last gave nothing
         self._fixed_when: np.ndarray | None = None  # each cell's index in _fixed (-1: open), made when first needed
         self._fixed_known = 0  # ... for the first this many of _fixed
-        # the ways case splits may still follow
-        self.ways_left = min(CASE_BUDGET + CASE_BUDGET_PER_CELL * self.rows * self.cols, CASE_BUDGET_MAX)
+        # the ways case splits may still follow, and whether a split was refused for want of them
+        self.ways_left = case_budget(self.rows, self.cols)
+        self.out_of_ways = False
 
     # -- reading the state -----------------------------------------------------------------
     @property
@@ -1281,6 +1290,7 @@ class Trimmer:
                            if self._alive[e] and (ways := comb(_POP[msk[e]], cnt[e])) <= most)
             for ways, _, e in tries:
                 if ways > self.ways_left:
+                    self.out_of_ways = True
                     return False
                 if deadline is not None and time.perf_counter() > deadline:
                     self.timed_out = True
