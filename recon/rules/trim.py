@@ -1346,7 +1346,10 @@ class Trimmer:
         # the equations as masks on the box, made once for every way
         rows = [(label, *_in_window([local[x] for x in eq_cells], wide), count) for label, eq_cells, count in equations]
         cases, held = [], []
+        alike = None  # the cells every way that held so far fixed alike (cell -> value)
         for way in combinations(cells, self._cnt[e]):
+            if alike is not None and not alike and len(held) >= 2:
+                return False  # two ways that hold already disagree on every cell: nothing to fix
             sub = Trimmer.on_masks(box, open_here, rows, proof=proof)
             sub._corner = (self._corner[0] + r0, self._corner[1] + c0)
             sub._prefix = "s"
@@ -1364,6 +1367,10 @@ class Trimmer:
             else:
                 record.update(outcome="holds", steps=[step.text for step in sub.steps])
                 held.append({x: sub._value[local[x]] for x in region})
+                if alike is None:
+                    alike = {x: v for x, v in held[0].items() if v >= 0 and self._value[x] == OPEN}
+                else:
+                    alike = {x: v for x, v in alike.items() if held[-1][x] == v}
             cases.append(record)
         name = self._names[self._label[e]]
         ways = f"{self._label_of(e)} = {self._cnt[e]} among {self.names(cells)} ({len(cases)} ways)"
