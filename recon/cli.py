@@ -801,6 +801,8 @@ def explanation(result: Result, problem: Problem) -> str:
         out.append(f"Trimming stops short with {count:,} open cell(s): {names}.")
         if trimmed is not None and not trimmed.stats.get("cases") and result.verdict is Verdict.MULTIPLE:
             out.append("It split no cases: two solutions were already known, so no split could finish the proof.")
+        elif trimmed is not None and trimmed.stats.get("timed_out"):
+            out.append("It stopped at the time limit (--time-limit).")
         elif trimmed is not None and trimmed.stats.get("out_of_ways"):
             out.append(f"Its case splits ran out of ways ({trimmed.stats['ways']:,} followed of "
                        f"{trimmed.stats['ways_budget']:,}): --ways N lets them follow more.")

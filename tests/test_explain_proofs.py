@@ -199,3 +199,25 @@ def test_the_api_takes_the_ways_too(tmp_path):
     assert not any(step.rule == "case-split" for step in recon.explain(problem, ways=0))
     with pytest.raises(ValueError, match="ways must be"):
         recon.explain(problem, ways=-3)
+
+
+def test_splits_stopped_by_the_time_limit_say_so(tmp_path):
+    """A proof cut short by the time limit (the splits allowed every way) says so in its stats,
+    which explain's text reads; the cells it fixed still agree with the one solution."""
+    pytest.importorskip("pysat")
+    from recon.cli import explanation
+    from recon.engines import trim
+    from recon import Verdict, solve
+
+    path = tmp_path / "p.txt"
+    code, _, _ = run("generate", "30", "3", "45", "--puzzle", "--difficulty", "search", "--seed", "4", "--out", str(path))
+    problem = read_problem(str(path))
+    whole = trim.solve(problem, cases=True, ways=10**6)
+    cut = trim.solve(problem, cases=True, ways=10**6, time_limit=1e-9)
+    assert code == 0 and whole.verdict is Verdict.UNIQUE and "timed_out" not in whole.stats
+    assert cut.verdict is Verdict.UNDECIDED and cut.stats["timed_out"] and "time limit" in cut.reason
+    assert np.array_equal(cut.partial[cut.decided], whole.solutions[0][cut.decided])
+    result = solve(problem)
+    result.engines["trim"] = cut
+    result.decided, result.partial = cut.decided, cut.partial
+    assert "It stopped at the time limit (--time-limit)." in explanation(result, problem)

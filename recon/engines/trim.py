@@ -59,7 +59,7 @@ def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, 
         verdict in (Verdict.UNIQUE, Verdict.NONE),
         NAME,
         time.perf_counter() - start,
-        {"steps": len(trimmer.steps), "cases": cases,
+        {"steps": len(trimmer.steps), "cases": cases, **({"timed_out": True} if trimmer.timed_out else {}),
          **({"ways": budget - trimmer.ways_left, "ways_budget": budget, "out_of_ways": trimmer.out_of_ways}
             if cases else {}),
          **{f"rule:{k}": v for k, v in sorted(counts.items())}},
