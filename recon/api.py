@@ -49,6 +49,4 @@ def explain(clues: np.ndarray | Problem, known: np.ndarray | None = None, *, cas
     """
     from .engines import trim
 
-    if ways is not None and (isinstance(ways, bool) or not isinstance(ways, (int, np.integer)) or ways < 0):
-        raise ValueError(f"ways must be a whole number >= 0, got {ways!r}")
     return trim.solve(_problem(clues, known), cases=cases, time_limit=time_limit, ways=ways).trace

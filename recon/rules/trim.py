@@ -378,6 +378,8 @@ class Trimmer:
         self._setup(problem.shape, open_cells, clues, max_cells, proof)
         self.cases = cases
         if ways is not None:
+            if isinstance(ways, bool) or not isinstance(ways, (int, np.integer)) or ways < 0:
+                raise ValueError(f"ways must be a whole number >= 0, got {ways!r}")
             self.ways_left = ways
         self._substituted = substituted
         self._windows = windows
@@ -1345,10 +1347,10 @@ class Trimmer:
         open_here = [local[x] for x in region]
         # the equations as masks on the box, made once for every way
         rows = [(label, *_in_window([local[x] for x in eq_cells], wide), count) for label, eq_cells, count in equations]
-        cases, held = [], []
-        alike = None  # the cells every way that held so far fixed alike (cell -> value)
+        cases, held = [], 0  # the ways followed; how many of them hold
+        alike: dict[int, int] = {}  # open cell -> the value every way that holds gave it alike
         for way in combinations(cells, self._cnt[e]):
-            if alike is not None and not alike and len(held) >= 2:
+            if held >= 2 and not alike:
                 return False  # two ways that hold already disagree on every cell: nothing to fix
             sub = Trimmer.on_masks(box, open_here, rows, proof=proof)
             sub._corner = (self._corner[0] + r0, self._corner[1] + c0)
@@ -1366,11 +1368,11 @@ class Trimmer:
                 record.update(outcome="fails", steps=[step.text for step in sub.steps])
             else:
                 record.update(outcome="holds", steps=[step.text for step in sub.steps])
-                held.append({x: sub._value[local[x]] for x in region})
-                if alike is None:
-                    alike = {x: v for x, v in held[0].items() if v >= 0 and self._value[x] == OPEN}
+                if held:
+                    alike = {x: v for x, v in alike.items() if sub._value[local[x]] == v}
                 else:
-                    alike = {x: v for x, v in alike.items() if held[-1][x] == v}
+                    alike = {x: v for x in region if self._value[x] == OPEN and (v := sub._value[local[x]]) >= 0}
+                held += 1
             cases.append(record)
         name = self._names[self._label[e]]
         ways = f"{self._label_of(e)} = {self._cnt[e]} among {self.names(cells)} ({len(cases)} ways)"
@@ -1397,9 +1399,7 @@ class Trimmer:
             raise step
         # the split equation's own cells first: they need only the failed ways' chains; cells
         # beyond it, fixed alike by every way left, need those ways' chains too
-        agreed = {x: held[0][x] for x in region if self._value[x] == OPEN and held[0][x] >= 0
-                  and all(values[x] == held[0][x] for values in held[1:])}
-        found = {x: v for x, v in agreed.items() if x in cells} or agreed
+        found = {x: v for x, v in alike.items() if x in cells} or alike
         if not found or (self.proof and not proof):
             return bool(found)
         self.level = max(self.level, SEARCH)
@@ -1407,7 +1407,7 @@ class Trimmer:
             order = sorted(found)
             shown = ", ".join(f"{self.name(x)} = {found[x]}" for x in order)
             beyond = any(x not in cells for x in found)
-            kept = "the one way left" if len(held) == 1 else f"each of the {len(held)} ways left"
+            kept = "the one way left" if held == 1 else f"each of the {held} ways left"
             text = f"split {ways}. {told(beyond)}. So {kept} gives {shown}"
             self.steps.append(Step("case-split", tuple(divmod(x, cols) for x in order), tuple(found[x] for x in order),
                                    (name,), text, cases=tuple(cases)))
