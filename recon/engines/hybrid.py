@@ -176,17 +176,14 @@ def solve(
         return Result(Verdict.NONE, [], True, NAME, time.perf_counter() - start, stats, reason, grade=grade)
     stats["deduced"] = problem.cells - search.value.count(backtrack._UNDECIDED)
     left = problem.cells - stats["deduced"]
-    # an undecided answer still says what the deductions fixed: the engine that decides next
-    # looks there first (`sat.solve(deduced=...)`), and cross_check holds them to its fields
-    state = np.array(search.value, dtype=np.int8).reshape(problem.shape)
-    deduced = {"decided": state >= 0, "partial": state == 1}
     if stats.get("trim_timed_out"):
         reason = f"the time limit was reached while trimming, with {left} of {problem.cells} cells still open"
-        return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason, **deduced)
+        return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason,
+                      **_deduced(search, problem.shape))
     if search_cells is not None and left > search_cells:
         reason = f"trimming stalls with {left} of {problem.cells} cells open, too many to search here"
         return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason, grade=grade,
-                      **deduced)
+                      **_deduced(search, problem.shape))
     if search_seconds is not None:
         end = time.perf_counter() + search_seconds
         deadline = end if deadline is None else min(deadline, end)
@@ -199,10 +196,16 @@ def solve(
     elif verdict is Verdict.UNDECIDED:
         reason = f"time limit reached after {search.nodes} nodes of search"
     seconds = time.perf_counter() - start
-    if verdict is not Verdict.UNDECIDED:
-        deduced = {}
-    return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason, grade=grade if solutions else None,
-                  **deduced)
+    return Result(verdict, solutions, exhausted, NAME, seconds, stats, reason, grade=grade if solutions else None)
+
+
+def _deduced(search, shape: tuple[int, int]) -> dict:
+    """An answer left undecided before the search still says what the deductions fixed: the
+    engine that decides next looks there first (`sat.solve(deduced=...)`), and cross_check
+    holds them to its fields. (Made only then: on a grid of millions of cells it takes a
+    noticeable part of a solve.)"""
+    state = np.array(search.value, dtype=np.int8).reshape(shape)
+    return {"decided": state >= 0, "partial": state == 1}
 
 
 def _graded(problem: Problem, grade: Grade | None) -> Grade | None:
