@@ -230,7 +230,7 @@ def solve(
     engine: str | list[str] | tuple[str, ...] = "auto",
     max_solutions: int = 2,
     time_limit: float | None = None,
-    compiled_trim: bool = False,
+    compiled_trim: bool | None = None,
     case_split: bool = False,
     case_ways: int | None = None,
 ) -> Result:
@@ -253,7 +253,9 @@ def solve(
         ['___/_x_', '_x_/___']
 
     compiled_trim: the hybrid engine trims with the compiled kernels (`recon.compiled`, needs
-    numba): the same answers, faster for a batch that pays their loading time once.
+    numba): the same answers, faster for a batch that pays their loading time once, and on one
+    large status. None (the default): where that pays with the kernels in numba's cache
+    (`hybrid.compiled_pays`: from 36,000 clues, up to a million cells); False: in Python.
     case_split: the answer is to be explained: trimming runs (added to the engines if they lack
     it; under "auto" the lead's search stays bounded as without it), and it splits cases where its
     other rules stall, so that its proof (the trace) goes further where it would otherwise leave
@@ -264,6 +266,8 @@ def solve(
     if case_ways is not None and (isinstance(case_ways, bool) or not isinstance(case_ways, (int, np.integer))
                                   or case_ways < 0):
         raise ValueError(f"case_ways must be a whole number >= 0, got {case_ways!r}")
+    if compiled_trim not in (None, True, False):
+        raise ValueError(f"compiled_trim must be None, True or False, got {compiled_trim!r}")
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, (int, np.integer)) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")
     if time_limit is not None and not time_limit > 0:
@@ -288,8 +292,8 @@ def solve(
         lead = results.get(names[0])
         # Ask for one more solution than will be shown: finding none proves the count exact.
         options: dict = {"limit": max_solutions + 1}
-        if name == hybrid.NAME and compiled_trim:
-            options["compiled_trim"] = True
+        if name == hybrid.NAME:
+            options["compiled_trim"] = hybrid.compiled_pays(problem) if compiled_trim is None else compiled_trim
         if name == trim.NAME and case_split and not any(r.verdict is Verdict.MULTIPLE for r in results.values()):
             # with several solutions (found by the lead, or by the checker where the lead left
             # the question open) no split can finish the proof

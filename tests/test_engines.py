@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ODD_SHAPES, brute_force, keys
-from recon import Verdict, is_solution, make_problem, random_field, solve, status
+from recon import Grade, Verdict, is_solution, make_problem, random_field, solve, status
 from recon.engines import COMPLETE, ENGINES, available, backtrack
 
 # (an engine whose optional dependency is not installed is skipped, as "all" leaves it out)
@@ -272,18 +272,52 @@ def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, sha
     assert whole.verdict is Verdict.UNIQUE and whole.grade == "advanced" and "trim_timed_out" not in whole.stats
 
 
-def test_hybrid_deduces_the_same_with_either_trimmer_and_any_index_limit():
-    """deduce with the compiled trimmer, with its index limit at 0 (the Python trimmer then) or
-    large: the same cells fixed and grade as the Python trimmer."""
+@pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 8), (4, 4)])
+def test_hybrid_with_fixed_cells_trims_in_python_whatever_it_is_asked(shape):
+    """The compiled trimmer takes clues alone, so a problem with fixed cells (a classic board)
+    is trimmed in Python even with compiled_trim: the same cells, grade and answer, checked
+    against brute force."""
     pytest.importorskip("numba")
     from recon.engines import hybrid
 
-    field = np.random.default_rng(5).random((7, 9)) < 0.5
-    problem = make_problem(status(field), np.random.default_rng(6).random((7, 9)) < 0.5)
-    python, grade, _ = hybrid.deduce(problem)
-    for max_entries in (0, 10**9):
-        search, other, _ = hybrid.deduce(problem, compiled_trim=True, max_entries=max_entries)
-        assert search.value == python.value and other == grade
+    rng = np.random.default_rng(sum(shape) + 7)
+    for _ in range(20):
+        field = rng.random(shape) < 0.4
+        fixed = np.where(rng.random(shape) < 0.2, field.astype(np.int8), np.int8(-1))
+        x = int(rng.integers(field.size))
+        fixed.flat[x] = field.flat[x]  # at least one
+        problem = make_problem(status(field), rng.random(shape) < 0.6, fixed)
+        results = [hybrid.solve(problem, limit=64, compiled_trim=choice) for choice in (True, False)]
+        assert results[0].stats.get("trimmer") == results[1].stats.get("trimmer") in (None, "python")
+        assert [(r.verdict, r.grade, keys(r.solutions)) for r in results] == [(results[1].verdict, results[1].grade, keys(results[1].solutions))] * 2
+        fits = {k for k in brute_force(problem.clues, problem.known)
+                if ((np.frombuffer(k, dtype=bool) == fixed.ravel()) | (fixed.ravel() < 0)).all()}
+        assert keys(results[0].solutions) == fits if results[0].count_exact else keys(results[0].solutions) < fits
+
+
+@pytest.mark.parametrize("shape", [(1, 40), (40, 1), (2, 30), (7, 9)])
+def test_hybrid_deduces_the_same_with_either_trimmer_and_any_index_limit(shape):
+    """deduce with the compiled trimmer, with its index limit at 0, one word or large: the same
+    cells fixed and grade as the Python trimmer. Where elimination runs (the pairwise rules leave
+    cells open, and elimination fixes some) a limit of 0 leaves the work to the Python trimmer."""
+    pytest.importorskip("numba")
+    from recon.engines import hybrid
+
+    rng = np.random.default_rng(sum(shape))
+    ran = set()
+    for _ in range(30):
+        problem = make_problem(status(rng.random(shape) < 0.5), rng.random(shape) < rng.uniform(0.3, 0.8))
+        python, grade, _ = hybrid.deduce(problem)
+        if python is None:
+            continue
+        for max_index_bytes in (0, 8, 1 << 30):
+            stats = {}
+            search, other, _ = hybrid.deduce(problem, stats=stats, compiled_trim=True, max_index_bytes=max_index_bytes)
+            assert search.value == python.value and other == grade
+            if grade is Grade.ELIMINATION and max_index_bytes != 8:  # elimination needed an index
+                assert stats["trimmer"] == ("python" if max_index_bytes == 0 else "compiled")
+            ran.add(stats.get("trimmer"))
+    assert {"python", "compiled"} <= ran
 
 
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4), (4, 3)])

@@ -20,7 +20,7 @@ from recon.compiled import jit
 from recon.engines import hybrid
 from recon.generation import GenerationFailed, GenerationTimeout, Options, generate_puzzle
 from recon.model import Groups, components
-from recon.result import Grade, TimeUp
+from recon.result import Grade, TimeUp, Verdict
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -77,6 +77,38 @@ def test_hybrid_answers_the_same_before_and_after_the_kernels_load():
     assert answers() == before
     assert [(r.verdict, r.grade) for r in (hybrid.solve(p, limit=3, compiled_trim=True) for p in problems)] == [
         (v, g) for v, g, _, _ in before]
+
+
+@pytest.mark.parametrize("shape", [(1, 30), (30, 1), (2, 15), (9, 11)])
+def test_solve_chooses_hybrids_trimmer_by_its_argument_and_the_same_answer_either_way(shape):
+    """solve's compiled_trim goes down to hybrid: True and False as asked, None as
+    `hybrid.compiled_pays` says (explicit bounds: clues and cells; the kernels at hand). The
+    answer does not depend on the choice."""
+    pytest.importorskip("numba")
+    from recon import solve
+
+    compiled.load()
+    rng = np.random.default_rng(sum(shape) + 40)
+    answers = set()
+    for _ in range(12):
+        problem = make_problem(status(rng.random(shape) < 0.5), rng.random(shape) < 0.6)
+        clues = int(problem.known.sum())
+        assert hybrid.compiled_pays(problem, min_clues=clues, max_cells=problem.cells)
+        assert not hybrid.compiled_pays(problem, min_clues=clues + 1)
+        assert not hybrid.compiled_pays(problem, min_clues=0, max_cells=problem.cells - 1)
+        assert not hybrid.compiled_pays(problem)  # small: Python is faster than loading
+        got = {}
+        for choice in (None, True, False):
+            result = solve(problem, engine="hybrid", max_solutions=3, compiled_trim=choice)
+            got[choice] = (result.verdict, result.grade, [s.tobytes() for s in result.solutions])
+            trimmer = result.engines["hybrid"].stats.get("trimmer")
+            if trimmer is not None:  # (trimming ran; on clues that clash the Python trimmer names them)
+                assert trimmer == ("compiled" if choice else "python") or choice and result.verdict is Verdict.NONE
+                answers.add(trimmer)
+        assert got[None] == got[True] == got[False]
+    assert answers == {"compiled", "python"}
+    with pytest.raises(ValueError, match="compiled_trim"):
+        solve(np.ones((2, 2), dtype=int), compiled_trim="yes")
 
 
 @pytest.mark.parametrize("items, links", [(10, 4), (40, 25), (200, 150)])

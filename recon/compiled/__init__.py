@@ -22,7 +22,7 @@ from .jit import AVAILABLE, cached, is_loaded, load
 _WHERE = {
     "closures64": "basic", "remove_clues_basic": "basic",
     "must_stay": "pairwise", "pairwise_fixed": "pairwise", "pairwise_window_fixed": "pairwise", "window_fixed_nearby": "pairwise",
-    "SEARCH_BUDGET": "trim", "LargeGroup": "trim", "Outcome": "trim", "trim_grade": "trim", "trim_outcome": "trim",
+    "SEARCH_BUDGET": "trim", "IndexTooLarge": "trim", "LargeGroup": "trim", "Outcome": "trim", "trim_grade": "trim", "trim_outcome": "trim",
     "trim_verdict": "trim", "trims_fully": "trim",
 }
 
@@ -35,6 +35,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "AVAILABLE", "SEARCH_BUDGET", "cached", "LargeGroup", "Outcome", "closures64", "is_loaded", "load", "must_stay",
+    "AVAILABLE", "SEARCH_BUDGET", "cached", "IndexTooLarge", "LargeGroup", "Outcome", "closures64", "is_loaded", "load", "must_stay",
     "pairwise_fixed", "pairwise_window_fixed", "remove_clues_basic", "trim_grade", "trim_outcome", "trim_verdict", "trims_fully", "window_fixed_nearby",
 ]

@@ -32,6 +32,7 @@ class Code(IntEnum):
     OVERFLOW = 4  # a coefficient could overflow int64: the Python rules decide
     SEVERAL = 5  # a second solution near the removed clue was found
     TOO_LARGE = 6  # (verdict_only) a group too large for elimination is left: stalled
+    NO_ROOM = 7  # elimination's index of rows by column would pass max_words
 
 
 class Outcome(str, Enum):
@@ -47,7 +48,7 @@ class Outcome(str, Enum):
 
 
 # the kernels see plain ints, which numba compiles in as constants
-TRIMMED, OUT_OF_ROOM, CONTRADICTION, STALLED, OVERFLOW, SEVERAL, TOO_LARGE = (int(code) for code in Code)
+TRIMMED, OUT_OF_ROOM, CONTRADICTION, STALLED, OVERFLOW, SEVERAL, TOO_LARGE, NO_ROOM = (int(code) for code in Code)
 #: elimination's return codes (0 done, 1 overflow, 2 contradiction, 3 pool full) as _trim's
 _TRIM_CODE = (TRIMMED, OVERFLOW, CONTRADICTION, OUT_OF_ROOM)
 
@@ -143,7 +144,7 @@ def _largest_part(members, joiners, rows, cols):  # pragma: no cover - compiled
 
 
 @kernel
-def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine, seed, budget, verdict_only, solved_with):  # pragma: no cover - compiled
+def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine, seed, budget, verdict_only, solved_with, max_words):  # pragma: no cover - compiled
     """Trimming's rules to their fixpoint, as `recon.rules.trim` runs them: the pairwise phase
     until it stalls, then elimination on groups of at most max_cells open cells, then the
     pairwise phase on what that fixed, and so on. value (int8, OPEN where not fixed) is updated in place; it
@@ -151,7 +152,8 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
     see `trim_verdict`'s start), else all -1.
     Returns a `Code`: TRIMMED when every cell is fixed, STALLED when the rules stall,
     CONTRADICTION, OUT_OF_ROOM when `capacity` equations or `pool` entries of elimination's rows
-    were not enough, OVERFLOW when a coefficient could overflow int64, SEVERAL when a second
+    were not enough, NO_ROOM when elimination's index (a bit per open cell and row) would take
+    more than max_words 64-bit words, OVERFLOW when a coefficient could overflow int64, SEVERAL when a second
     solution flipping a cell of seed's window was found (with seed >= 0: mine is then the field,
     and the puzzle with clue seed had one solution) after the pairwise phase.
 
@@ -218,6 +220,8 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
                         sees = True
             if sees:
                 m += 1
+    if c * ((m + 63) // 64) > max_words:
+        return NO_ROOM  # (the index below is the one allocation that grows as columns x rows)
     # sparse rows (see above), each with room for its 9 cells to start with
     if 9 * m > pool:
         return OUT_OF_ROOM
@@ -310,6 +314,12 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
 
 #: Decisions a search for a second solution near a removed clue may take before trimming decides.
 SEARCH_BUDGET = 2000
+_NO_BOUND = 1 << 62  # max_words when the index is not bounded
+
+
+class IndexTooLarge(Exception):
+    """Elimination's index of rows by column would pass the bound the caller gave: the Python
+    trimmer, which keeps sparse rows without one, is the one to run."""
 
 
 def trim_outcome(
@@ -324,6 +334,7 @@ def trim_outcome(
     solved_with: int = -1,
     start: np.ndarray | None = None,
     max_cells: int = trim.ELIMINATION_MAX_CELLS,
+    max_index_bytes: int | None = None,
 ) -> tuple[Outcome, np.ndarray]:
     """Run trimming's rules compiled: "trimmed" (every cell fixed), "several" (a second
     solution was found: see below), "stalled" (trimming does not fix every cell) or
@@ -348,11 +359,13 @@ def trim_outcome(
     trimming solved the puzzle with that clue; "trimmed" as soon as the pairwise phase fixes its
     window (see _trim). start: cells the pairwise phase fixes anyway (`pairwise_fixed`'s answer
     on this puzzle or one with fewer clues), where it starts. max_cells: elimination runs on
-    groups of open cells up to this size, as trim's.
+    groups of open cells up to this size, as trim's. max_index_bytes: raise IndexTooLarge rather
+    than let elimination's index (a bit per open cell and row it reduces) take more.
     """
     if solved_with >= 0 and not verdict_only:
         raise ValueError("solved_with needs verdict_only: the cells fixed are not all reported")
-    code, value, _ = _run_trim(clues, known, field, removed, capacity, pool, verdict_only, solved_with, start, max_cells)
+    code, value, _ = _run_trim(clues, known, field, removed, capacity, pool, verdict_only, solved_with, start, max_cells,
+                               max_index_bytes)
     return _outcome(code, value, clues, known, max_cells)
 
 
@@ -374,10 +387,11 @@ def _outcome(code, value, clues, known, max_cells) -> tuple[Outcome, np.ndarray]
 
 
 def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, verdict_only=False, solved_with=-1, start=None,
-              max_cells=trim.ELIMINATION_MAX_CELLS):
+              max_cells=trim.ELIMINATION_MAX_CELLS, max_index_bytes=None):
     """_trim on a puzzle, with more room (derived equations, elimination's rows) until it has
     enough: (code, value, group size per open cell when _trim worked them out, else zeros).
-    start: cells the pairwise phase fixes anyway (int8 per cell, OPEN for the others), or None."""
+    start: cells the pairwise phase fixes anyway (int8 per cell, OPEN for the others), or None.
+    Raises IndexTooLarge when elimination's index would pass max_index_bytes (None: no bound)."""
     load()
     rows, cols = clues.shape
     n = rows * cols
@@ -391,27 +405,32 @@ def _run_trim(clues, known, field=None, removed=-1, capacity=None, pool=None, ve
         size = np.zeros(n, dtype=np.int64)
         code = _trim(
             clue, active, value, size, rows, cols, capacity, pool, max_cells, mine, removed, SEARCH_BUDGET,
-            verdict_only, int(solved_with),
+            verdict_only, int(solved_with), _NO_BOUND if max_index_bytes is None else int(max_index_bytes) // 8,
         )
+        if code == Code.NO_ROOM:
+            raise IndexTooLarge(f"elimination's index would pass {max_index_bytes} bytes")
         if code != Code.OUT_OF_ROOM:
             return code, value, size
         capacity, pool = 4 * capacity, 4 * pool  # out of room: again with more
 
 
 def trim_grade(
-    clues: np.ndarray, known: np.ndarray, verdict_only: bool = False, max_cells: int = trim.ELIMINATION_MAX_CELLS
+    clues: np.ndarray, known: np.ndarray, verdict_only: bool = False, max_cells: int = trim.ELIMINATION_MAX_CELLS,
+    max_index_bytes: int | None = None,
 ) -> tuple[Grade | None, np.ndarray | None]:
     """The grade trimming shows on a puzzle, compiled, and the cells it fixes: advanced when the
     pairwise phase fixes every cell, elimination when trimming, going on from that phase's
     fixpoint (it runs once), fixes every cell, search when it stalls; (None, None) when the clues
     clash. Whether the single-clue rules alone would do is the caller's to tell.
-    verdict_only: as trim_outcome's (sooner; the cells reported may then be fewer)."""
+    verdict_only: as trim_outcome's (sooner; the cells reported may then be fewer).
+    max_index_bytes: as trim_outcome's (IndexTooLarge)."""
     pairwise = pairwise_fixed(clues, known)
     if pairwise is None:
         return None, None
     if (pairwise != OPEN).all():
         return Grade.ADVANCED, pairwise
-    outcome, fixed = trim_outcome(clues, known, verdict_only=verdict_only, start=pairwise, max_cells=max_cells)
+    outcome, fixed = trim_outcome(clues, known, verdict_only=verdict_only, start=pairwise, max_cells=max_cells,
+                                  max_index_bytes=max_index_bytes)
     if outcome is Outcome.CONTRADICTION:
         return None, None
     return (Grade.ELIMINATION if outcome is Outcome.TRIMMED else Grade.SEARCH), fixed

@@ -23,33 +23,47 @@ import time
 import numpy as np
 
 from .. import compiled
-from ..model import Problem, cell_name, unseen_open_cells, windows_of
+from ..model import OPEN, Problem, cell_name, unseen_open_cells, windows_of
 from ..result import Grade, Result, TimeUp, Verdict
 from . import backtrack
 
 NAME = "hybrid"
-#: The compiled trimmer is used only while its elimination's index of rows by column (a bit per
-#: clue and open cell) stays under 128 MB: the Python trimmer works on sparse rows without one.
-COMPILED_TRIM_MAX_ENTRIES = 1_000_000_000
+#: The compiled trimmer gives way to the Python one (sparse rows, no index) where elimination's
+#: index of rows by column (a bit per open cell and row) would pass 1 GiB.
+COMPILED_INDEX_BYTES = 1 << 30
+#: `solve` trims compiled, when the kernels are cached, from this many clues (below it loading
+#: them costs more than trimming in Python) up to COMPILED_MAX_CELLS cells (docs/decisions.md).
+COMPILED_MIN_CLUES = 36_000
+COMPILED_MAX_CELLS = 1_000_000
+
+
+def compiled_pays(problem: Problem, *, min_clues: int = COMPILED_MIN_CLUES, max_cells: int = COMPILED_MAX_CELLS) -> bool:
+    """Would the compiled trimmer be the faster one here? Numba at hand with this package's
+    kernels in its cache (or loaded), and min_clues clues or more on at most max_cells cells. The
+    answer changes the time only: both trimmers fix the same cells and give the same grade."""
+    if not (compiled.AVAILABLE and problem.cells <= max_cells and int(problem.known.sum()) >= min_clues):
+        return False
+    return compiled.is_loaded() or compiled.cached()
 
 
 def deduce(
     problem: Problem, deadline: float | None = None, stats: dict | None = None, *, compiled_trim: bool = False,
-    max_entries: int = COMPILED_TRIM_MAX_ENTRIES,
+    max_index_bytes: int = COMPILED_INDEX_BYTES,
 ):
     """Steps 1 and 2: return (search state with every deduced cell set, grade, None), or
     (None, grade, reason) when the clues contradict. The grade is basic, advanced, elimination or
     search. compiled_trim: trim with `recon.compiled` (the same cells, faster once loaded, but
-    loading costs a fresh process most of a second), unless its index would pass max_entries or
-    there is a deadline: the compiled trimmer cannot stop part way, the Python one can."""
+    loading costs a fresh process about a second), unless its index would pass max_index_bytes,
+    the problem has fixed cells (it takes clues alone) or there is a deadline (it cannot stop
+    part way, the Python trimmer can). stats["trimmer"] says which one ran."""
     stats = {} if stats is None else stats
-    search, grade, reason, fixed, _ = _trim(problem, deadline, stats, compiled_trim, max_entries)
+    search, grade, reason, fixed, _ = _trim(problem, deadline, stats, compiled_trim, max_index_bytes)
     if fixed is None:
         return search, grade, reason
     return _take_fixed(search, fixed, grade, stats)
 
 
-def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entries: int):
+def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_index_bytes: int):
     """Steps 1 and 2 without setting what step 2 fixed in the search state: (search state,
     grade, reason, each cell's value as trimming left it or None when trimming did not run, the
     search state's values as an array or None). The search is None when the clues contradict
@@ -61,11 +75,16 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_entr
     is_open = value == backtrack._UNDECIDED
     if not is_open.any():
         return search, Grade.BASIC, None, None, value
-    if compiled_trim and deadline is None and compiled.AVAILABLE and int(is_open.sum()) * int(problem.known.sum()) <= max_entries:
+    if compiled_trim and deadline is None and compiled.AVAILABLE and (problem.fixed is None or (problem.fixed == OPEN).all()):
+        try:
+            grade, fixed = compiled.trim_grade(problem.clues, problem.known, max_index_bytes=max_index_bytes)
+        except compiled.IndexTooLarge:
+            grade = None
         # on a contradiction, the Python trimmer below says which clues clash
-        grade, fixed = compiled.trim_grade(problem.clues, problem.known)
         if grade is not None:
+            stats["trimmer"] = "compiled"
             return search, grade, None, fixed.ravel(), value
+    stats["trimmer"] = "python"
     equations = _open_windows(problem, search, value)
     # trimming gets the open cells some clue sees: no rule fixes the others (the total is left to
     # the search), and on a sparse status they are most of the grid (docs/decisions.md)
@@ -160,7 +179,7 @@ def solve(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
-    search, grade, reason, fixed, before = _trim(problem, deadline, stats, compiled_trim, COMPILED_TRIM_MAX_ENTRIES)
+    search, grade, reason, fixed, before = _trim(problem, deadline, stats, compiled_trim, COMPILED_INDEX_BYTES)
     if search is not None and fixed is not None:
         whole = np.where(before >= 0, before, fixed)
         if grade is not None and (whole >= 0).all() and problem.mines is None:
