@@ -33,7 +33,7 @@ NAME = "hybrid"
 COMPILED_INDEX_BYTES = 1 << 30
 #: `solve` trims compiled, when the kernels are cached, from this many clues (below it loading
 #: them costs more than trimming in Python) up to COMPILED_MAX_CELLS cells (docs/decisions.md).
-COMPILED_MIN_CLUES = 36_000
+COMPILED_MIN_CLUES = 60_000
 COMPILED_MAX_CELLS = 1_000_000
 
 
