@@ -12,7 +12,8 @@ This is the measurement behind engine="auto" choosing MILP first for partial sta
 Large random statuses instead (P = 30 %), past the cross-check size, where `solve` runs hybrid's
 deductions and SAT decides what they leave: `solve` as it runs (SAT looking first under hybrid's
 deductions where one field is all it needs), against SAT alone on the same status (the peer, what
-ran before), each timed in the same run.
+ran before), each timed in the same run; and where solve trimmed compiled (from 60,000 clues),
+hybrid's deductions with the Python trimmer, the other peer.
 """
 
 from __future__ import annotations
@@ -85,11 +86,14 @@ def main(argv=None):
 def large(sizes: list[int], fractions: list[float], seeds: int) -> None:
     """solve's engines on large random statuses, against SAT alone (the table in performance.md)."""
     from recon import solve
-    from recon.engines import sat
+    from recon.engines import hybrid, sat
 
     print(f"## Random fields, P = 30 %, medians over {seeds} seed(s): solve against SAT alone\n")
-    print("| size | clues kept | solve | of it hybrid | of it SAT, guided | SAT alone (peer) | peer / guided | verdicts |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("Where solve trimmed compiled (`hybrid.compiled_pays`), hybrid's deductions with the Python trimmer\n"
+          "are timed too, in the same run (the kernels were loaded by then: the first compiled row pays that).\n")
+    print("| size | clues kept | solve | of it hybrid | trimmer | hybrid, Python trimming (peer) | of it SAT, guided | "
+          "SAT alone (peer) | peer / guided | verdicts |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for n in sizes:
         for frac in fractions:
             rows = []
@@ -105,11 +109,18 @@ def large(sizes: list[int], fractions: list[float], seeds: int) -> None:
                 peer = time.perf_counter() - start
                 assert alone.verdict is result.verdict, (n, frac, seed)
                 guided = result.engines["sat"].seconds if "sat" in result.engines else float("nan")
-                rows.append((whole, result.engines["hybrid"].seconds, guided, peer, result.verdict.value))
-            med = [statistics.median(r[i] for r in rows) for i in range(4)]
-            verdicts = ", ".join(sorted({r[4] for r in rows}))
-            print(f"| {n}x{n} | {frac:.0%} | {med[0]:.2f} | {med[1]:.2f} | {med[2]:.2f} | {med[3]:.2f} | "
-                  f"{med[3] / med[2]:.1f}x | {verdicts} |", flush=True)
+                trimmer = result.engines["hybrid"].stats.get("trimmer", "none")
+                python = float("nan")
+                if trimmer == "compiled":
+                    start = time.perf_counter()
+                    hybrid.deduce(problem, compiled_trim=False)
+                    python = time.perf_counter() - start
+                rows.append((whole, result.engines["hybrid"].seconds, python, guided, peer, result.verdict.value, trimmer))
+            med = [statistics.median(r[i] for r in rows) for i in range(5)]
+            verdicts = ", ".join(sorted({r[5] for r in rows}))
+            trimmers = ", ".join(sorted({r[6] for r in rows}))
+            print(f"| {n}x{n} | {frac:.0%} | {med[0]:.2f} | {med[1]:.2f} | {trimmers} | {med[2]:.2f} | {med[3]:.2f} | "
+                  f"{med[4]:.2f} | {med[4] / med[3]:.1f}x | {verdicts} |", flush=True)
 
 
 if __name__ == "__main__":
