@@ -168,7 +168,7 @@ def test_deduced_values_change_no_answer(shape):
     from recon.engines import unseen
 
     rng = np.random.default_rng(sum(shape))
-    guided = 0
+    guided = parts = 0
     for trial in range(30):
         field = random_field(*shape, 40, rng)
         known = rng.random(shape) < (1.0 if trial % 4 == 0 else 0.3)
@@ -181,8 +181,9 @@ def test_deduced_values_change_no_answer(shape):
             for given in ([], [field]):
                 result = sat.solve(problem, limit=limit, given=given, deduced=deduced)
                 if unseen.free_cells(problem).size and not given and trial % 3 == 1 and truth:
-                    # one field asked, values that no field meets: a second solve without them
-                    guided += result.stats["solves"] == 2
+                    # one field asked, values that no field meets: the whole model without them
+                    guided += result.stats.get("by_parts") is False
+                parts += result.stats.get("by_parts") is True
                 plain = sat.solve(problem, limit=limit, given=given)
                 assert all(is_solution(f, problem) for f in result.solutions)
                 assert keys(result.solutions) <= truth and len(keys(result.solutions)) == len(result.solutions)
@@ -191,6 +192,7 @@ def test_deduced_values_change_no_answer(shape):
                 assert not result.count_exact or keys(result.solutions) == truth
     if shape[0] * shape[1] >= 8:
         assert guided  # the guided path met wrong values and asked again
+        assert parts  # and found a field part by part
 
 
 @needs_sat
