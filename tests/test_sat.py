@@ -195,6 +195,35 @@ def test_deduced_values_change_no_answer(shape):
         assert parts  # and found a field part by part
 
 
+@pytest.mark.parametrize("shape", [(1, 30), (30, 1), (2, 20), (9, 11)])
+def test_clue_differences_on_the_open_cells_hold_on_the_field(shape):
+    """The differences of nearby clues that a part's model takes (`sat._pairs_by_part`: counts
+    less the deduced mines, the deduced cells left out) hold on the field the deductions come
+    from; with every open cell in one part none is left out, and a part per cell keeps only
+    the pairs whose open cells are one cell."""
+    from recon.model import windows_of
+
+    rng = np.random.default_rng(sum(shape) + 11)
+    for _ in range(20):
+        field = rng.random(shape) < 0.4
+        problem = make_problem(status(field), rng.random(shape) < 0.7)
+        value = np.where(rng.random(shape) < 0.5, field, OPEN).astype(np.int8).ravel()
+        ks = np.flatnonzero(problem.known.ravel())
+        windows = windows_of(shape, ks)
+        inside = windows >= 0
+        here = np.where(inside, value[np.where(inside, windows, 0)], 0)
+        need = problem.clues.ravel()[ks] - (inside & (here > 0)).sum(axis=1)
+        cells = np.unique(windows[inside & (here < 0)])
+        one = sat._pairs_by_part(problem, ks, need, cells, np.zeros(cells.size, dtype=np.int64))
+        apart = sat._pairs_by_part(problem, ks, need, cells, np.arange(cells.size))
+        every, _ = sat.clue_pairs(shape, problem.known, status(field))
+        assert set(one) <= {0} and len(one.get(0, [])) <= len(every)
+        for lits, k in one.get(0, []):
+            assert (value[np.abs(lits) - 1] == OPEN).all()
+            assert int(np.where(lits > 0, field.ravel()[np.abs(lits) - 1], ~field.ravel()[np.abs(lits) - 1]).sum()) == k
+        assert all(len(set(np.abs(lits).tolist())) == 1 for group in apart.values() for lits, _ in group)
+
+
 @needs_sat
 def test_hybrid_undecided_says_what_its_deductions_fixed():
     """hybrid stopped before its search (search_cells=0) returns the cells its deductions fixed,

@@ -444,6 +444,30 @@ def _solve(problem: Problem, *, limit: int, time_limit: float | None, given, ded
     return Result(verdict, solutions, exhausted, NAME, time.perf_counter() - start, stats, reason)
 
 
+def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, cells: np.ndarray, part_of: np.ndarray):
+    """The differences of nearby clues (`clue_pairs`) on the open cells, each clue counting the
+    mines its open cells hold (need, for the clues ks), grouped by the part of the open cells
+    (`cells`, part_of) they lie in: {part: [(literals as numpy array, cell + 1 signed, k)]}. A
+    pair across two parts is left out (there each clue holds whole in its own part, and the
+    pair adds nothing). None when two clues clash."""
+    numbers = np.zeros(problem.cells + 1, dtype=np.int64)
+    numbers[cells + 1] = cells + 1  # an open cell's literal is cell + 1, the others left out
+    counts = np.zeros(problem.cells, dtype=np.int64)
+    counts[ks] = need
+    pairs, clash = clue_pairs(problem.shape, problem.known, counts.reshape(problem.shape), numbers=numbers)
+    if clash is not None:
+        return None
+    part = np.full(problem.cells, -1, dtype=np.int64)
+    part[cells] = part_of
+    out: dict[int, list] = {}
+    for _, _, lits, k in pairs:
+        lits = np.array(lits, dtype=np.int64)
+        where = part[np.abs(lits) - 1]
+        if (where == where[0]).all():
+            out.setdefault(int(where[0]), []).append((lits, k))
+    return out
+
+
 def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | None, stats: dict) -> np.ndarray | None:
     """One field of a problem without a total that keeps every deduced value (0 or 1, -1 open),
     or None when there is none (or the values clash with the fixed cells): the caller then asks
@@ -452,8 +476,9 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
 
     With the deduced cells in place, the open cells fall into parts that no clue joins, and each
     part is a model of its own: one solver per part, which finds its field far sooner than one
-    solver over the grid (docs/decisions.md, "one field part by part"). An open cell no clue
-    sees is left empty."""
+    solver over the grid (docs/decisions.md, "one field part by part"). Each part's model holds
+    its clues and, as the whole model does, the differences of nearby clues. An open cell no
+    clue sees is left empty."""
     value = np.asarray(deduced, dtype=np.int8).ravel().copy()
     if problem.fixed is not None:
         fixed = problem.fixed.ravel()
@@ -479,6 +504,9 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         order = np.argsort(label, kind="stable")
         cuts = np.flatnonzero(np.diff(label[order])) + 1
         starts = np.r_[0, np.cumsum(width[rows])]
+        pairs = _pairs_by_part(problem, ks, need, cells, label[owner])
+        if pairs is None:
+            return None
         stats["parts"] = cuts.size + 1
         stats["largest_part"] = 0
         for part in np.split(order, cuts):
@@ -489,6 +517,9 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
             try:
                 for lits, i in zip(lits_of, part.tolist()):
                     _add_exactly(solver, (np.searchsorted(members, lits) + 1).tolist(), int(need[rows[i]]))
+                for lits, k in pairs.get(int(label[part[0]]), ()):
+                    local = np.searchsorted(members, np.abs(lits) - 1) + 1
+                    _add_exactly(solver, np.where(lits > 0, local, -local).tolist(), k)
                 answer = _solve_limited(solver, deadline, quick)
                 if answer is None:
                     raise TimeUp
