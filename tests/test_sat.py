@@ -214,14 +214,18 @@ def test_clue_differences_on_the_open_cells_hold_on_the_field(shape):
         here = np.where(inside, value[np.where(inside, windows, 0)], 0)
         need = problem.clues.ravel()[ks] - (inside & (here > 0)).sum(axis=1)
         cells = np.unique(windows[inside & (here < 0)])
-        one = sat._pairs_by_part(problem, ks, need, cells, np.zeros(cells.size, dtype=np.int64))
-        apart = sat._pairs_by_part(problem, ks, need, cells, np.arange(cells.size))
+        part, literal = np.full(field.size, -1), np.zeros(field.size, dtype=np.int64)
+        part[cells], literal[cells] = 0, cells + 1  # one part, each cell its own literal
+        where, lists, ks_ = sat._pairs_by_part(problem, ks, need, part, literal)
         every, _ = sat.clue_pairs(shape, problem.known, status(field))
-        assert set(one) <= {0} and len(one.get(0, [])) <= len(every)
-        for lits, k in one.get(0, []):
+        assert set(where.tolist()) <= {0} and len(lists) == len(ks_) <= len(every)
+        for lits, k in zip(lists, ks_):
+            lits = np.array(lits)
             assert (value[np.abs(lits) - 1] == OPEN).all()
             assert int(np.where(lits > 0, field.ravel()[np.abs(lits) - 1], ~field.ravel()[np.abs(lits) - 1]).sum()) == k
-        assert all(len(set(np.abs(lits).tolist())) == 1 for group in apart.values() for lits, _ in group)
+        part[cells] = np.arange(cells.size)  # a part per cell
+        where, lists, _ = sat._pairs_by_part(problem, ks, need, part, literal)
+        assert all(len(set(np.abs(lits))) == 1 for lits in lists)
 
 
 @needs_sat

@@ -33,6 +33,7 @@ import importlib.util
 import threading
 import time
 from collections import deque
+from itertools import chain
 from functools import partial
 
 import numpy as np
@@ -444,28 +445,33 @@ def _solve(problem: Problem, *, limit: int, time_limit: float | None, given, ded
     return Result(verdict, solutions, exhausted, NAME, time.perf_counter() - start, stats, reason)
 
 
-def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, cells: np.ndarray, part_of: np.ndarray):
+def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.ndarray, literal: np.ndarray):
     """The differences of nearby clues (`clue_pairs`) on the open cells, each clue counting the
-    mines its open cells hold (need, for the clues ks), grouped by the part of the open cells
-    (`cells`, part_of) they lie in: {part: [(literals as numpy array, cell + 1 signed, k)]}. A
-    pair across two parts is left out (there each clue holds whole in its own part, and the
-    pair adds nothing). None when two clues clash."""
+    mines its open cells hold (need, for the clues ks), as (part of each pair, its literals as
+    lists, its k). part: each cell's part (-1 where not open); literal: each open cell's literal
+    in its part's model. A pair across two parts is left out (each clue holds whole in its own
+    part there, so the pair adds nothing). None when two clues clash."""
     numbers = np.zeros(problem.cells + 1, dtype=np.int64)
-    numbers[cells + 1] = cells + 1  # an open cell's literal is cell + 1, the others left out
+    open_cells = np.flatnonzero(part >= 0)
+    numbers[open_cells + 1] = open_cells + 1  # (cell + 1 here; the others left out)
     counts = np.zeros(problem.cells, dtype=np.int64)
     counts[ks] = need
     pairs, clash = clue_pairs(problem.shape, problem.known, counts.reshape(problem.shape), numbers=numbers)
     if clash is not None:
         return None
-    part = np.full(problem.cells, -1, dtype=np.int64)
-    part[cells] = part_of
-    out: dict[int, list] = {}
-    for _, _, lits, k in pairs:
-        lits = np.array(lits, dtype=np.int64)
-        where = part[np.abs(lits) - 1]
-        if (where == where[0]).all():
-            out.setdefault(int(where[0]), []).append((lits, k))
-    return out
+    if not pairs:
+        return np.zeros(0, dtype=np.int64), [], []
+    lists = [lits for _, _, lits, _ in pairs]
+    lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+    flat = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(lengths.sum()))
+    offsets = np.r_[0, np.cumsum(lengths)[:-1]]
+    where = part[np.abs(flat) - 1]
+    one = np.minimum.reduceat(where, offsets) == np.maximum.reduceat(where, offsets)
+    local = np.where(flat > 0, literal[np.abs(flat) - 1], -literal[np.abs(flat) - 1]).tolist()
+    ends = (offsets + lengths).tolist()
+    chosen = np.flatnonzero(one)
+    ks_out = [pairs[i][3] for i in chosen.tolist()]
+    return where[offsets[chosen]], [local[a:b] for a, b in zip(offsets[chosen].tolist(), [ends[i] for i in chosen.tolist()])], ks_out
 
 
 def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | None, stats: dict) -> np.ndarray | None:
@@ -500,32 +506,42 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
     if rows.size:
         owner = np.repeat(np.arange(rows.size), width[rows])
         cells = windows[rows][is_open[rows]]  # row by row, each row's cells in window order
-        label = components(owner, cells, rows.size)
-        order = np.argsort(label, kind="stable")
-        cuts = np.flatnonzero(np.diff(label[order])) + 1
-        starts = np.r_[0, np.cumsum(width[rows])]
-        pairs = _pairs_by_part(problem, ks, need, cells, label[owner])
+        _, row_part = np.unique(components(owner, cells, rows.size), return_inverse=True)
+        row_part = row_part.ravel()
+        # each open cell's part, and its literal there: 1, 2, ... in cell order within the part
+        members, first = np.unique(cells, return_index=True)
+        member_part = row_part[owner[first]]
+        order = np.lexsort((members, member_part))
+        sizes = np.bincount(member_part, minlength=int(row_part.max()) + 1)
+        part = np.full(problem.cells, -1, dtype=np.int64)
+        part[members] = member_part
+        literal = np.zeros(problem.cells, dtype=np.int64)
+        literal[members[order]] = np.arange(order.size) - np.repeat(np.r_[0, np.cumsum(sizes)[:-1]], sizes) + 1
+        pairs = _pairs_by_part(problem, ks, need, part, literal)
         if pairs is None:
             return None
-        stats["parts"] = cuts.size + 1
-        stats["largest_part"] = 0
-        for part in np.split(order, cuts):
-            lits_of = [cells[starts[i]:starts[i + 1]] for i in part.tolist()]
-            members = np.unique(np.concatenate(lits_of))
-            stats["largest_part"] = max(stats["largest_part"], int(members.size))
-            solver, quick = _limited_solver(int(members.size), deadline)
+        pair_part, pair_lits, pair_k = pairs
+        row_lits = literal[cells].tolist()
+        bounds = np.r_[0, np.cumsum(width[rows])].tolist()
+        row_need = need[rows].tolist()
+        rows_of = np.split(np.argsort(row_part, kind="stable"), np.cumsum(np.bincount(row_part))[:-1])
+        pairs_of = np.split(np.argsort(pair_part, kind="stable"), np.cumsum(np.bincount(pair_part, minlength=sizes.size))[:-1])
+        cells_of = np.split(members[order], np.cumsum(sizes)[:-1])
+        stats["parts"] = int(sizes.size)
+        stats["largest_part"] = int(sizes.max())
+        for p in range(sizes.size):
+            solver, quick = _limited_solver(int(sizes[p]), deadline)
             try:
-                for lits, i in zip(lits_of, part.tolist()):
-                    _add_exactly(solver, (np.searchsorted(members, lits) + 1).tolist(), int(need[rows[i]]))
-                for lits, k in pairs.get(int(label[part[0]]), ()):
-                    local = np.searchsorted(members, np.abs(lits) - 1) + 1
-                    _add_exactly(solver, np.where(lits > 0, local, -local).tolist(), k)
+                for i in rows_of[p].tolist():
+                    _add_exactly(solver, row_lits[bounds[i]:bounds[i + 1]], row_need[i])
+                for j in pairs_of[p].tolist():
+                    _add_exactly(solver, pair_lits[j], pair_k[j])
                 answer = _solve_limited(solver, deadline, quick)
                 if answer is None:
                     raise TimeUp
                 if not answer:
                     return None
-                field[members] = np.array(solver.get_model()[: members.size]) > 0
+                field[cells_of[p]] = np.array(solver.get_model()[: sizes[p]]) > 0
             finally:
                 solver.delete()
     field = field.reshape(problem.shape)
