@@ -33,8 +33,8 @@ import importlib.util
 import threading
 import time
 from collections import deque
-from itertools import chain
 from functools import partial
+from itertools import chain
 
 import numpy as np
 
@@ -468,10 +468,9 @@ def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.
     where = part[np.abs(flat) - 1]
     one = np.minimum.reduceat(where, offsets) == np.maximum.reduceat(where, offsets)
     local = np.where(flat > 0, literal[np.abs(flat) - 1], -literal[np.abs(flat) - 1]).tolist()
-    ends = (offsets + lengths).tolist()
     chosen = np.flatnonzero(one)
-    ks_out = [pairs[i][3] for i in chosen.tolist()]
-    return where[offsets[chosen]], [local[a:b] for a, b in zip(offsets[chosen].tolist(), [ends[i] for i in chosen.tolist()])], ks_out
+    spans = zip(offsets[chosen].tolist(), (offsets + lengths)[chosen].tolist())
+    return where[offsets[chosen]], [local[a:b] for a, b in spans], [pairs[i][3] for i in chosen.tolist()]
 
 
 def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | None, stats: dict) -> np.ndarray | None:
