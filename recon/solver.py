@@ -266,7 +266,7 @@ def solve(
     if case_ways is not None and (isinstance(case_ways, bool) or not isinstance(case_ways, (int, np.integer))
                                   or case_ways < 0):
         raise ValueError(f"case_ways must be a whole number >= 0, got {case_ways!r}")
-    if compiled_trim not in (None, True, False):
+    if compiled_trim is not None and not isinstance(compiled_trim, (bool, np.bool_)):
         raise ValueError(f"compiled_trim must be None, True or False, got {compiled_trim!r}")
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, (int, np.integer)) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")

@@ -107,8 +107,9 @@ def test_solve_chooses_hybrids_trimmer_by_its_argument_and_the_same_answer_eithe
                 answers.add(trimmer)
         assert got[None] == got[True] == got[False]
     assert answers == {"compiled", "python"}
-    with pytest.raises(ValueError, match="compiled_trim"):
-        solve(np.ones((2, 2), dtype=int), compiled_trim="yes")
+    for bad in ("yes", 1):
+        with pytest.raises(ValueError, match="compiled_trim"):
+            solve(np.ones((2, 2), dtype=int), compiled_trim=bad)
 
 
 @pytest.mark.parametrize("items, links", [(10, 4), (40, 25), (200, 150)])
