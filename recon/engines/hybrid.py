@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from .. import compiled
-from ..model import OPEN, Problem, cell_name, unseen_open_cells, windows_of
+from ..model import Problem, cell_name, unseen_open_cells, windows_of
 from ..result import Grade, Result, TimeUp, Verdict
 from . import backtrack
 
@@ -75,12 +75,13 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_inde
     is_open = value == backtrack._UNDECIDED
     if not is_open.any():
         return search, Grade.BASIC, None, None, value
-    if compiled_trim and deadline is None and compiled.AVAILABLE and (problem.fixed is None or (problem.fixed == OPEN).all()):
+    if compiled_trim and deadline is None and compiled.AVAILABLE and problem.fixed is None:  # (it takes clues alone)
         try:
             grade, fixed = compiled.trim_grade(problem.clues, problem.known, max_index_bytes=max_index_bytes)
         except compiled.IndexTooLarge:
             grade = None
-        # on a contradiction, the Python trimmer below says which clues clash
+        # on a contradiction (or an index too large), the Python trimmer below runs: it names
+        # the clues that clash
         if grade is not None:
             stats["trimmer"] = "compiled"
             return search, grade, None, fixed.ravel(), value

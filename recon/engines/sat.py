@@ -38,7 +38,7 @@ from itertools import chain
 
 import numpy as np
 
-from ..model import OPEN, Problem, cell_name, components, impossible_clue_reason, status, window_index, windows_of
+from ..model import OPEN, Problem, cell_name, components, impossible_clue_reason, is_solution, status, window_index, windows_of
 from ..result import ReconError, Result, TimeUp, Verdict
 from . import unseen
 
@@ -544,9 +544,8 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
             finally:
                 solver.delete()
     field = field.reshape(problem.shape)
-    if not (status(field)[problem.known] == problem.clues[problem.known]).all():
-        return None  # (never seen: the parts hold every clue with an open cell, the rest is fixed)
-    return field
+    # (never false yet: the parts hold every clue with an open cell, and the rest is fixed)
+    return field if is_solution(field, problem) else None
 
 
 def iter_equation_solutions(cells: list[int], equations, deadline: float | None = None):
