@@ -1479,7 +1479,7 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not all(getattr(stream, "isatty", lambda: False)() for stream in (sys.__stdin__, sys.__stderr__)):
         raise UsageError("play needs a terminal on stdin and stderr (where the game is drawn); "
                          "to play games unattended, use recon autoplay")
-    game = run_game(game)
+    game, moving = run_game(game)
     if game.drawn:
         print(f"recon: the covered cells' mines were drawn with --seed {game.seed}: the same seed draws them again",
               file=stderr)
@@ -1489,6 +1489,13 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         print("recon: the last board as a Tatham Mines game ID (recon play FILE replays it from its first click"
               + (f"; {problem}, so it plays only in recon" if problem else "") + "):", file=stderr)
         print(board, file=stdout)
+    if moving:
+        # q left a move running in a daemon thread. Python's shutdown would end that thread when it
+        # next takes the GIL, by pthread_exit, which can abort the process (SIGABRT; CPython issue
+        # 127893); so leave at once, once what was written is out
+        stdout.flush()
+        stderr.flush()
+        os._exit(0)
     return 0
 
 

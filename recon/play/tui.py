@@ -336,10 +336,11 @@ def _percent(p, width: int) -> str:
     return ("M" if p >= 1 else str(min(int(10 * p), 9))).rjust(width)
 
 
-def run_game(game: Game) -> Game:
-    """Play in the terminal until q; the last game played."""
+def run_game(game: Game) -> tuple[Game, bool]:
+    """Play in the terminal until q; the last game played, and whether a move was still running
+    in its thread (q does not wait for it)."""
     app = PlayApp(game)
     app.run()
     if app.error is not None:
         raise app.error
-    return app.game
+    return app.game, app.busy is not None
