@@ -544,7 +544,7 @@ def test_compiled_trimming_leaves_out_groups_too_large_and_fixes_trims_cells(mon
     met = {"too large": 0, "small": 0, "limit mattered": 0}
     shapes = [(1, 23), (23, 1), (2, 17), (9, 13), (14, 8), (16, 21)]
     large_in = set()
-    for shape in [shape for shape in shapes for _ in range(3)]:
+    for shape in [shape for shape in shapes for _ in range(1 if shape == (16, 21) else 3)]:  # (trim's time)
         field = rng.random(shape) < rng.uniform(0.3, 0.7)
         clues, known = status(field), np.ones(shape, dtype=bool)
         for c in rng.permutation(field.size).tolist():
