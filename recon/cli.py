@@ -240,7 +240,7 @@ def _ways_option(parser: argparse.ArgumentParser, when: str = "") -> None:
     """Add --ways, the case splits' budget, shared by explain and solve --explain."""
     parser.add_argument("--ways", metavar="N", type=_whole("N", 0),
                         help=f"{when}let trimming's case splits follow at most N ways in all (default: 2,000 + 8 a cell, "
-                        "at most 8,000); more lets the proof of a larger search-grade puzzle finish, and takes longer")
+                        "at most 12,000); more lets the proof of a larger search-grade puzzle finish, and takes longer")
 
 
 def _out_option(parser: argparse.ArgumentParser) -> None:

@@ -90,7 +90,7 @@ CASE_STAGES = ((10, 3), (70, 6))
 #: every split is in vain). docs/performance.md has what a way costs.
 CASE_BUDGET = 2000
 CASE_BUDGET_PER_CELL = 8
-CASE_BUDGET_MAX = 8_000
+CASE_BUDGET_MAX = 12_000
 
 
 def case_budget(rows: int, cols: int) -> int:
@@ -1281,16 +1281,19 @@ class Trimmer:
         return False
 
     def rule_cases(self, deadline: float | None = None) -> bool:
-        """case-split: for one equation at a time, fewest ways first, follow every way to meet it
-        (the basic and pairwise rules on the equations around it); when the ways that do not end
-        in a contradiction fix a cell alike, fix it (and when none is left, the clues clash). The
-        stages of CASE_STAGES in turn, the next only when one gives nothing. An equation that gave
-        nothing is tried again only once a cell near it is fixed. Did it fix a cell?"""
+        """case-split: for one equation at a time, follow every way to meet it (the basic and
+        pairwise rules on the equations around it); when the ways that do not end in a
+        contradiction fix a cell alike, fix it (and when none is left, the clues clash). The
+        stages of CASE_STAGES in turn, the next only when one gives nothing. The equations not yet
+        split at the stage first, then those that gave nothing, each only once a cell near it is
+        fixed; fewest ways first within each. Did it fix a cell?"""
         msk, cnt = self._msk, self._cnt
         for stage, (most, reach) in enumerate(CASE_STAGES):
-            tries = sorted((ways, not _is_clue(self._names[self._label[e]]), e) for e in range(len(msk))
-                           if self._alive[e] and (ways := comb(_POP[msk[e]], cnt[e])) <= most)
-            for ways, _, e in tries:
+            # a split tried again after a fix near it seldom gives more, and the later it comes
+            # the more fixes near it count at once: the first tries go first
+            tries = sorted(((stage, e) in self._split_at, ways, not _is_clue(self._names[self._label[e]]), e)
+                           for e in range(len(msk)) if self._alive[e] and (ways := comb(_POP[msk[e]], cnt[e])) <= most)
+            for _, ways, _, e in tries:
                 if ways > self.ways_left:
                     self.out_of_ways = True
                     return False
