@@ -1303,7 +1303,6 @@ class Trimmer:
                 since = self._split_at.get((stage, e))
                 if since is not None and not self._fixed_near(self._ar[e], self._ac[e], reach + 2, since):
                     continue  # nothing near it changed since it gave nothing
-                self.ways_left -= ways
                 if self._split(e, reach, proof=False) and (not self.proof or self._split(e, reach, proof=True)):
                     return True
                 self._split_at[stage, e] = len(self._fixed)
@@ -1355,6 +1354,8 @@ class Trimmer:
         for way in combinations(cells, self._cnt[e]):
             if held >= 2 and not alike:
                 return False  # two ways that hold already disagree on every cell: nothing to fix
+            if not proof:  # the budget counts the ways followed (rule_cases saw that all of them fit)
+                self.ways_left -= 1
             sub = Trimmer.on_masks(box, open_here, rows, proof=proof)
             sub._corner = (self._corner[0] + r0, self._corner[1] + c0)
             sub._prefix = "s"
