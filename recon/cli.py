@@ -1464,7 +1464,7 @@ def cmd_sweep(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Play in the terminal."""
     try:
-        from .play.tui import run_game
+        from .play.tui import move_running, run_game
     except ImportError:
         raise UsageError("play needs Textual: pip install 'recon[play]'") from None
     from .play.odds import TooMany
@@ -1479,7 +1479,15 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not all(getattr(stream, "isatty", lambda: False)() for stream in (sys.__stdin__, sys.__stderr__)):
         raise UsageError("play needs a terminal on stdin and stderr (where the game is drawn); "
                          "to play games unattended, use recon autoplay")
-    game, moving = run_game(game)
+    try:
+        game, terminated = run_game(game)
+    except Terminated:
+        terminated = True
+    if terminated:
+        stderr.write("recon: terminated\n")
+        if move_running():
+            _leave_now(128 + signal.SIGTERM, stdout, stderr)
+        return 128 + signal.SIGTERM
     if game.drawn:
         print(f"recon: the covered cells' mines were drawn with --seed {game.seed}: the same seed draws them again",
               file=stderr)
@@ -1489,14 +1497,19 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         print("recon: the last board as a Tatham Mines game ID (recon play FILE replays it from its first click"
               + (f"; {problem}, so it plays only in recon" if problem else "") + "):", file=stderr)
         print(board, file=stdout)
-    if moving:
-        # q left a move running in a daemon thread. Python's shutdown would end that thread when it
-        # next takes the GIL, by pthread_exit, which can abort the process (SIGABRT; CPython issue
-        # 127893); so leave at once, once what was written is out
-        stdout.flush()
-        stderr.flush()
-        os._exit(0)
+    if move_running():  # q does not wait for a move
+        _leave_now(0, stdout, stderr)
     return 0
+
+
+def _leave_now(code: int, stdout: TextIO, stderr: TextIO) -> None:
+    """Exit with this status once what was written is out, without Python's shutdown: with
+    recon play's move still running in its thread (a daemon), the shutdown would end that thread
+    when it next takes the GIL, by pthread_exit, which can abort the process (SIGABRT; CPython
+    issue 127893)."""
+    stdout.flush()
+    stderr.flush()
+    os._exit(code)
 
 
 def _game_of(args: argparse.Namespace):

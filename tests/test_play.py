@@ -755,13 +755,15 @@ def test_an_error_in_a_move_thread_ends_the_game_and_is_raised_again():
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
-def test_q_quits_while_a_large_no_guess_board_is_being_made():
+@pytest.mark.parametrize("how, code, words", [("q", 0, None), ("SIGTERM", 143, b"recon: terminated")])
+def test_q_quits_while_a_large_no_guess_board_is_being_made(how, code, words):
     """A 300x300 no-guess board at 30 % takes over half a minute to make; the screen says so, and
     q ends the game at once (it waited for the board, with no word on the screen), printing no
     board, since none was played, and exiting 0 (Python's shutdown under the running thread once
-    aborted the process: SIGABRT, -6)."""
+    aborted the process: SIGABRT, -6). SIGTERM too ends it at once, saying so, with 128 + 15."""
     pytest.importorskip("textual")
     import os
+    import signal
     import subprocess
     import time
 
@@ -775,12 +777,16 @@ def test_q_quits_while_a_large_no_guess_board_is_being_made():
         os.write(master, b" ")
         making = b"making a no-guess board from r151c151"
         assert making in _read_terminal(master, game, 60, until=making)
-        os.write(master, b"q")
+        if how == "q":
+            os.write(master, b"q")
+        else:
+            game.send_signal(getattr(signal, how))
         asked = time.monotonic()
-        _read_terminal(master, game, 15)
+        shown = _read_terminal(master, game, 15)
         out = game.communicate(timeout=60)[0].decode()
-        assert time.monotonic() - asked < 15, "q waited for the board"
-        assert game.returncode == 0 and out == ""
+        assert time.monotonic() - asked < 15, f"{how} waited for the board"
+        assert game.returncode == code and out == ""
+        assert words is None or words in shown
     finally:
         game.kill()
         game.wait()  # (a game left unreaped warns in whichever test runs next)

@@ -18,6 +18,8 @@ still moves, q still quits, and the other keys wait for it.
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import threading
 import time
 
@@ -43,6 +45,8 @@ PROBABILITY_SECONDS = ODDS_SECONDS
 #: On boards of at least this many cells a move runs in a thread, so that the screen stays live
 #: while a large no-guess board is made or auto mode's rules run (docs/performance.md).
 BACKGROUND_CELLS = 10_000
+#: The name of the thread a move runs in.
+MOVE_THREAD = "recon-play-move"
 #: The actions that wait while such a move runs: they change the board or read it whole.
 WAITING_ACTIONS = frozenset({"open", "flag", "hint", "probabilities", "again"})
 
@@ -141,6 +145,7 @@ class PlayApp(App):
         self.busy: str | None = None  # what a move running in a thread is doing
         self._busy_since = 0.0
         self.error: Exception | None = None  # what a move in a thread raised
+        self.terminated = False  # SIGTERM ended the game
 
     def compose(self) -> ComposeResult:
         self.board = Board(self)
@@ -151,6 +156,16 @@ class PlayApp(App):
     def on_mount(self) -> None:
         self.refresh_view()
         self.set_interval(1.0, self._tick)
+        # SIGTERM between two events: the command line's handler would raise inside whichever
+        # handler ran, and Textual would show a traceback and end as if q had been pressed
+        try:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
+            pass
+
+    def _on_sigterm(self) -> None:
+        self.terminated = True
+        self.exit()
 
     def _tick(self) -> None:
         self.status.update(self.status_line())
@@ -203,7 +218,7 @@ class PlayApp(App):
                 pass
 
         # a daemon: q need not wait for a board nobody will play
-        threading.Thread(target=run, name="recon-play-move", daemon=True).start()
+        threading.Thread(target=run, name=MOVE_THREAD, daemon=True).start()
 
     def _moved(self, then, result, error: Exception | None) -> None:
         self.busy = None
@@ -337,10 +352,26 @@ def _percent(p, width: int) -> str:
 
 
 def run_game(game: Game) -> tuple[Game, bool]:
-    """Play in the terminal until q; the last game played, and whether a move was still running
-    in its thread (q does not wait for it)."""
+    """Play in the terminal until q or SIGTERM; the last game played, and whether SIGTERM ended
+    it. (A move may still run in its thread: neither waits for it; see `move_running`.)"""
     app = PlayApp(game)
-    app.run()
+    try:
+        previous = signal.getsignal(signal.SIGTERM)
+    except ValueError:
+        previous = None
+    try:
+        app.run()
+    finally:
+        if previous is not None:  # the loop's handler, once removed, leaves the default behind
+            try:
+                signal.signal(signal.SIGTERM, previous)
+            except ValueError:  # not the main thread
+                pass
     if app.error is not None:
         raise app.error
-    return app.game, app.busy is not None
+    return app.game, app.terminated
+
+
+def move_running() -> bool:
+    """Is a move still running in its thread (a daemon), the game's screen gone or not?"""
+    return any(thread.name == MOVE_THREAD and thread.is_alive() for thread in threading.enumerate())
