@@ -794,6 +794,36 @@ def test_q_quits_while_a_large_no_guess_board_is_being_made(how, code, words):
         os.close(master)
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name != "posix", reason="needs POSIX signals")
+def test_sigterm_ends_the_game_only_where_the_app_is_asked_to_take_it():
+    """run_game's screen takes SIGTERM on its event loop and ends the game, saying so; a screen not
+    asked to (a test's pilot, a program that embeds it) leaves the process's handler to it."""
+    pytest.importorskip("textual")
+    from recon.play.tui import PlayApp
+
+    seen = []
+    previous = signal.signal(signal.SIGTERM, lambda *_: seen.append("the process's handler"))
+
+    async def scenario(take: bool):
+        app = PlayApp(Game.new(9, 9, 10, seed=1), take_sigterm=take)
+        async with app.run_test(size=(80, 24)) as pilot:
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.terminated or seen:
+                    break
+            running = app.is_running
+        return app.terminated, running
+
+    try:
+        assert asyncio.run(scenario(False)) == (False, True) and seen == ["the process's handler"]
+        signal.signal(signal.SIGTERM, lambda *_: seen.append("the process's handler"))
+        terminated, _ = asyncio.run(scenario(True))
+        assert terminated and seen == ["the process's handler"]  # (the loop's handler ran, not it)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @pytest.mark.skipif(not __import__("os").path.exists("/proc/self/task"), reason="reads the workers off Linux's /proc")
 @pytest.mark.parametrize("signal_name, code, words", [("SIGTERM", 143, "recon: terminated"), ("SIGINT", 130, "recon: interrupted")])
 def test_autoplay_stops_at_once_on_a_signal_and_leaves_no_worker(signal_name, code, words):

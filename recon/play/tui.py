@@ -133,9 +133,10 @@ class PlayApp(App):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, take_sigterm: bool = False):
         super().__init__()
         self.game = game
+        self.take_sigterm = take_sigterm  # end the game on SIGTERM (the loop's handler replaces the process's)
         self.cursor = (game.rows // 2, game.cols // 2)
         self.shown_hint: dict | None = None
         self.show_probabilities = False
@@ -158,10 +159,11 @@ class PlayApp(App):
         self.set_interval(1.0, self._tick)
         # SIGTERM between two events: the command line's handler would raise inside whichever
         # handler ran, and Textual would show a traceback and end as if q had been pressed
-        try:
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
-            pass
+        if self.take_sigterm:
+            try:
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
+            except (NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
+                pass
 
     def _on_sigterm(self) -> None:
         self.terminated = True
@@ -354,7 +356,7 @@ def _percent(p, width: int) -> str:
 def run_game(game: Game) -> tuple[Game, bool]:
     """Play in the terminal until q or SIGTERM; the last game played, and whether SIGTERM ended
     it. (A move may still run in its thread: neither waits for it; see `move_running`.)"""
-    app = PlayApp(game)
+    app = PlayApp(game, take_sigterm=True)
     try:
         previous = signal.getsignal(signal.SIGTERM)
     except ValueError:
