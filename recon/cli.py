@@ -1483,11 +1483,11 @@ def cmd_play(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         game, terminated = run_game(game)
     except Terminated:
         terminated = True
-    if terminated:
+    if terminated and move_running():
         stderr.write("recon: terminated\n")
-        if move_running():
-            _leave_now(128 + signal.SIGTERM, stdout, stderr)
-        return 128 + signal.SIGTERM
+        _leave_now(128 + signal.SIGTERM, stdout, stderr)
+    if terminated:
+        raise Terminated  # (main says so)
     if game.drawn:
         print(f"recon: the covered cells' mines were drawn with --seed {game.seed}: the same seed draws them again",
               file=stderr)

@@ -19,6 +19,7 @@ still moves, q still quits, and the other keys wait for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import threading
 import time
@@ -160,10 +161,8 @@ class PlayApp(App):
         # SIGTERM between two events: the command line's handler would raise inside whichever
         # handler ran, and Textual would show a traceback and end as if q had been pressed
         if self.take_sigterm:
-            try:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
-            except (NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
-                pass
 
     def _on_sigterm(self) -> None:
         self.terminated = True
@@ -357,18 +356,13 @@ def run_game(game: Game) -> tuple[Game, bool]:
     """Play in the terminal until q or SIGTERM; the last game played, and whether SIGTERM ended
     it. (A move may still run in its thread: neither waits for it; see `move_running`.)"""
     app = PlayApp(game, take_sigterm=True)
-    try:
-        previous = signal.getsignal(signal.SIGTERM)
-    except ValueError:
-        previous = None
+    previous = signal.getsignal(signal.SIGTERM)
     try:
         app.run()
     finally:
         if previous is not None:  # the loop's handler, once removed, leaves the default behind
-            try:
+            with contextlib.suppress(ValueError):  # not the main thread
                 signal.signal(signal.SIGTERM, previous)
-            except ValueError:  # not the main thread
-                pass
     if app.error is not None:
         raise app.error
     return app.game, app.terminated
