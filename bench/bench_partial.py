@@ -12,8 +12,9 @@ This is the measurement behind engine="auto" choosing MILP first for partial sta
 Large random statuses instead (P = 30 %), past the cross-check size, where `solve` runs hybrid's
 deductions and SAT decides what they leave: `solve` as it runs (SAT looking first under hybrid's
 deductions where one field is all it needs), against SAT alone on the same status (the peer, what
-ran before), each timed in the same run; and where solve trimmed compiled (from 60,000 clues),
-hybrid's deductions with the Python trimmer, the other peer.
+ran before), each timed in the same run; where solve trimmed compiled (from 60,000 clues),
+hybrid's deductions with the Python trimmer, another peer; and where SAT swept a large part in
+bands (`sat.SWEEP_CELLS`), SAT under the same deductions with one solver a part, the last peer.
 """
 
 from __future__ import annotations
@@ -92,8 +93,8 @@ def large(sizes: list[int], fractions: list[float], seeds: int) -> None:
     print("Where solve trimmed compiled (`hybrid.compiled_pays`), hybrid's deductions with the Python trimmer\n"
           "are timed too, in the same run (the kernels were loaded by then: the first compiled row pays that).\n")
     print("| size | clues kept | solve | of it hybrid | trimmer | hybrid, Python trimming (peer) | of it SAT, guided | "
-          "SAT alone (peer) | peer / guided | verdicts |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "largest part | SAT guided, one solver a part (peer) | SAT alone (peer) | peer / guided | verdicts |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in sizes:
         for frac in fractions:
             rows = []
@@ -115,12 +116,24 @@ def large(sizes: list[int], fractions: list[float], seeds: int) -> None:
                     start = time.perf_counter()
                     hybrid.deduce(problem, compiled_trim=False)
                     python = time.perf_counter() - start
-                rows.append((whole, result.engines["hybrid"].seconds, python, guided, peer, result.verdict.value, trimmer))
-            med = [statistics.median(r[i] for r in rows) for i in range(5)]
-            verdicts = ", ".join(sorted({r[5] for r in rows}))
-            trimmers = ", ".join(sorted({r[6] for r in rows}))
+                sat_stats = result.engines["sat"].stats if "sat" in result.engines else {}
+                whole_parts = float("nan")
+                if sat_stats.get("swept"):
+                    lead = hybrid.solve(problem, limit=2, search_cells=0, compiled_trim=trimmer == "compiled")
+                    deduced = np.where(lead.decided, lead.partial, -1).astype(np.int8)
+                    start = time.perf_counter()
+                    again = sat.solve(problem, limit=3, deduced=deduced, sweep_cells=problem.cells)
+                    whole_parts = time.perf_counter() - start
+                    assert again.verdict is result.verdict, (n, frac, seed)
+                rows.append((whole, result.engines["hybrid"].seconds, python, guided, whole_parts, peer,
+                             result.verdict.value, trimmer, sat_stats.get("largest_part", 0)))
+            # (a peer that ran on some seeds only: the median of those, nan where none)
+            med = [statistics.median([r[i] for r in rows if r[i] == r[i]] or [float("nan")]) for i in range(6)]
+            verdicts = ", ".join(sorted({r[6] for r in rows}))
+            trimmers = ", ".join(sorted({r[7] for r in rows}))
+            largest = int(statistics.median(r[8] for r in rows))
             print(f"| {n}x{n} | {frac:.0%} | {med[0]:.2f} | {med[1]:.2f} | {trimmers} | {med[2]:.2f} | {med[3]:.2f} | "
-                  f"{med[4]:.2f} | {med[4] / med[3]:.1f}x | {verdicts} |", flush=True)
+                  f"{largest:,} | {med[4]:.2f} | {med[5]:.2f} | {med[5] / med[3]:.1f}x | {verdicts} |", flush=True)
 
 
 if __name__ == "__main__":

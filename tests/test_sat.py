@@ -195,6 +195,76 @@ def test_deduced_values_change_no_answer(shape):
         assert parts  # and found a field part by part
 
 
+@needs_sat
+def test_a_part_swept_in_bands_meets_every_constraint_or_has_none():
+    """`sat._sweep_part` on chains of "exactly k" constraints over a few consecutive literals
+    (both signs, as the clue differences have), against every assignment: a model it returns
+    meets every constraint, and it returns None exactly when none does. Bands of 1 to 5
+    literals; a band whose choices before it cannot be extended is widened, and with nothing
+    before it left, its failure is a proof."""
+    rng = np.random.default_rng(5)
+    widened = nones = 0
+    for trial in range(300):
+        size = int(rng.integers(1, 13))
+        planted = rng.random(size) < 0.4
+        constraints = []
+        for _ in range(int(rng.integers(1, 2 * size + 2))):
+            first = int(rng.integers(1, size + 1))
+            width = int(rng.integers(1, 5))
+            lits = [x if rng.random() < 0.8 else -x for x in range(first, min(first + width, size + 1))]
+            k = sum(planted[abs(x) - 1] == (x > 0) for x in lits)
+            if trial % 3 == 2 and rng.random() < 0.3:
+                k = int(rng.integers(0, len(lits) + 1))  # may leave no assignment
+            constraints.append((lits, int(k)))
+        every = np.array(list(product([False, True], repeat=size)))
+        meets = np.ones(len(every), dtype=bool)
+        for lits, k in constraints:
+            got = sum(every[:, abs(x) - 1] if x > 0 else ~every[:, abs(x) - 1] for x in lits)
+            meets &= got == k
+        for band in (1, 2, 5):
+            stats = {}
+            found = sat._sweep_part(constraints, size, band, None, stats)
+            assert (found is None) == (not meets.any()), (trial, band)
+            if found is not None:
+                assert found.shape == (size,)
+                assert meets[int("".join("1" if x else "0" for x in found), 2)]
+            nones += found is None
+            widened += stats.get("widened", 0) > 0
+    assert widened and nones
+    with pytest.raises(TimeUp):  # a deadline passed: no band is taken as met
+        sat._sweep_part([([1, 2], 1)], 2, 1, time.perf_counter() - 1, {})
+
+
+@needs_sat
+@pytest.mark.parametrize("shape", SHAPES + [(2, 7), (4, 4), (2, 8)])
+def test_fields_by_parts_in_bands_are_fields_exactly_where_one_keeps_the_values(shape):
+    """`sat._field_by_parts` with every part swept in small bands (sweep_cells=0) and with one
+    solver per part: a field is returned exactly where some field (brute force) keeps every
+    deduced value, and it is one, keeping them."""
+    rng = np.random.default_rng(sum(shape) + 3)
+    swept = 0
+    for trial in range(24):
+        field = random_field(*shape, 40, rng)
+        known = rng.random(shape) < (1.0 if trial % 4 == 0 else 0.5)
+        clues = status(field)
+        problem = make_problem(clues, known)
+        truth = [np.frombuffer(k, dtype=bool).reshape(shape) for k in brute_force(clues, known)]
+        values = (field, ~field, rng.random(shape) < 0.5)[trial % 3]
+        deduced = np.where(rng.random(shape) < 0.4, values, OPEN).astype(np.int8)
+        decided = deduced >= 0
+        kept = any(np.array_equal(t[decided], deduced[decided] > 0) for t in truth)
+        for sweep_cells, band in ((0, 1), (0, 4), (sat.SWEEP_CELLS, sat.SWEEP_BAND)):
+            stats = {}
+            found = sat._field_by_parts(problem, deduced, None, stats, sweep_cells=sweep_cells, band=band)
+            assert (found is not None) == kept, (trial, sweep_cells, band)
+            if found is not None:
+                assert is_solution(found, problem) and np.array_equal(found[decided], deduced[decided] > 0)
+            if sweep_cells == 0:
+                swept += stats.get("swept", 0)
+    if shape[0] * shape[1] >= 6:
+        assert swept
+
+
 @pytest.mark.parametrize("shape", [(1, 30), (30, 1), (2, 20), (9, 11)])
 def test_clue_differences_on_the_open_cells_hold_on_the_field(shape):
     """The differences of nearby clues that a part's model takes (`sat._pairs_by_part`: counts

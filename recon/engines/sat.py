@@ -77,6 +77,11 @@ LOCAL_MIN_CELLS = 2500
 #: any time limit (half-opened classic boards; docs/decisions.md, "Measurements behind the
 #: constants"). MILP and the group count take them.
 TOTAL_OPEN_CELLS = 100
+#: `_field_by_parts` solves a part of more than SWEEP_CELLS open cells in bands of SWEEP_BAND
+#: cells in row order (`_sweep_part`): one solver over a part that spans the grid spends its time
+#: undoing far-off choices after each conflict (docs/decisions.md, "a large part in bands").
+SWEEP_CELLS = 10_000
+SWEEP_BAND = 5_000
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
 #: Is python-sat installed? (Looked up, not imported: the import would slow every command.)
@@ -348,6 +353,7 @@ def solve(
     time_limit: float | None = None,
     given: list[np.ndarray] | tuple[np.ndarray, ...] = (),
     deduced: np.ndarray | None = None,
+    sweep_cells: int = SWEEP_CELLS,
 ) -> Result:
     """Find up to `limit` solutions by SAT with blocking clauses and say whether there are others.
 
@@ -358,15 +364,17 @@ def solve(
     status) and there is no total, it is looked for under those values first, one solver for each
     part of the open cells that no clue joins, which finds it far sooner (docs/performance.md);
     where none meets them the whole model is asked without them. No verdict rests on them.
+    sweep_cells: a part with more open cells than this is solved in bands (`_sweep_part`).
 
     Without a total, the cells no clue sees take no part in the model: those nothing fixes are
     listed with every value (`unseen`), the others hold their given value.
     """
-    engine = _solve if deduced is None else partial(_solve, deduced=deduced)
+    engine = _solve if deduced is None else partial(_solve, deduced=deduced, sweep_cells=sweep_cells)
     return unseen.solve(engine, problem, limit=limit, time_limit=time_limit, given=given)
 
 
-def _solve(problem: Problem, *, limit: int, time_limit: float | None, given, deduced: np.ndarray | None = None) -> Result:
+def _solve(problem: Problem, *, limit: int, time_limit: float | None, given, deduced: np.ndarray | None = None,
+           sweep_cells: int = SWEEP_CELLS) -> Result:
     """solve, on a problem whose cells no clue sees are fixed (or under a total)."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -378,7 +386,7 @@ def _solve(problem: Problem, *, limit: int, time_limit: float | None, given, ded
         # under the deductions first, part by part. Where the solver must go on to prove that no
         # other field exists, its own search from the start was faster (docs/decisions.md).
         try:
-            field = _field_by_parts(problem, deduced, deadline, stats)
+            field = _field_by_parts(problem, deduced, deadline, stats, sweep_cells=sweep_cells)
         except TimeUp:
             return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats,
                           f"time limit of {time_limit:g} s reached")
@@ -473,7 +481,8 @@ def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.
     return where[offsets[chosen]], [local[a:b] for a, b in spans], [pairs[i][3] for i in chosen.tolist()]
 
 
-def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | None, stats: dict) -> np.ndarray | None:
+def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | None, stats: dict, *,
+                    sweep_cells: int = SWEEP_CELLS, band: int = SWEEP_BAND) -> np.ndarray | None:
     """One field of a problem without a total that keeps every deduced value (0 or 1, -1 open),
     or None when there is none (or the values clash with the fixed cells): the caller then asks
     the whole model, so no verdict rests on the deductions. The field is checked against every
@@ -483,7 +492,8 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
     part is a model of its own: one solver per part, which finds its field far sooner than one
     solver over the grid (docs/decisions.md, "one field part by part"). Each part's model holds
     its clues and, as the whole model does, the differences of nearby clues. An open cell no
-    clue sees is left empty."""
+    clue sees is left empty. A part of more than sweep_cells cells is solved in bands of `band`
+    cells (`_sweep_part`)."""
     value = np.asarray(deduced, dtype=np.int8).ravel().copy()
     if problem.fixed is not None:
         fixed = problem.fixed.ravel()
@@ -528,7 +538,17 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         cells_of = np.split(members[order], np.cumsum(sizes)[:-1])
         stats["parts"] = int(sizes.size)
         stats["largest_part"] = int(sizes.max())
+        stats["swept"] = 0
         for p in range(sizes.size):
+            if sizes[p] > sweep_cells:
+                constraints = [(row_lits[bounds[i]:bounds[i + 1]], row_need[i]) for i in rows_of[p].tolist()]
+                constraints += [(pair_lits[j], pair_k[j]) for j in pairs_of[p].tolist()]
+                found = _sweep_part(constraints, int(sizes[p]), band, deadline, stats)
+                if found is None:
+                    return None
+                field[cells_of[p]] = found
+                stats["swept"] += 1
+                continue
             solver, quick = _limited_solver(int(sizes[p]), deadline)
             try:
                 for i in rows_of[p].tolist():
@@ -546,6 +566,71 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
     field = field.reshape(problem.shape)
     # (never false yet: the parts hold every clue with an open cell, and the rest is fixed)
     return field if is_solution(field, problem) else None
+
+
+def _sweep_part(constraints: list[tuple[list[int], int]], size: int, band: int, deadline: float | None,
+                stats: dict) -> np.ndarray | None:
+    """Values (bool) for literals 1..size meeting every constraint ("exactly k of these literals"),
+    or None when there are none. Raises TimeUp at the deadline.
+
+    The literals go in row order, so a constraint spans a few rows' literals. They are solved
+    band by band: each band's solver holds every constraint that reaches it, the literals before
+    it taken as found and those after it free. A band that cannot be met frees the literals
+    before it, a margin that doubles each time; with nothing taken as found, its constraints are
+    some of the part's, and none met means none for the part. stats counts the `bands` solved
+    and the times a band was `widened`."""
+    lengths = np.fromiter(map(len, (lits for lits, _ in constraints)), dtype=np.int64, count=len(constraints))
+    flat = np.fromiter(chain.from_iterable(lits for lits, _ in constraints), dtype=np.int64, count=int(lengths.sum()))
+    counts = np.fromiter((k for _, k in constraints), dtype=np.int64, count=len(constraints))
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    var = np.abs(flat)
+    low, high = np.minimum.reduceat(var, starts), np.maximum.reduceat(var, starts)
+    reach = int((high - low).max())
+    value = np.zeros(size + 1, dtype=np.int64)  # at index literal; 1 a mine
+    a = 1
+    while a <= size:
+        b = min(a + band, size + 1)
+        margin = 2 * reach + 1  # the literals before the band whose constraints reach into it, and more
+        while True:
+            lo = max(1, a - margin)
+            chosen = np.flatnonzero((high >= lo) & (low < b))
+            owner = np.repeat(np.arange(chosen.size), lengths[chosen])
+            at = np.arange(owner.size) - np.repeat(np.cumsum(lengths[chosen]) - lengths[chosen], lengths[chosen])
+            lits = flat[starts[chosen][owner] + at]
+            v = np.abs(lits)
+            before = v < lo
+            mines = np.where(lits > 0, value[v], 1 - value[v])
+            need = counts[chosen] - np.bincount(owner, weights=mines * before, minlength=chosen.size).astype(np.int64)
+            free = np.bincount(owner, weights=~before, minlength=chosen.size).astype(np.int64)
+            answer = False
+            if not ((need < 0) | (need > free)).any():
+                local = np.where(lits > 0, v - lo + 1, -(v - lo + 1))[~before].tolist()
+                ends = np.cumsum(free).tolist()
+                solver, quick = _limited_solver(b - lo, deadline)
+                try:
+                    begin = 0
+                    for end, k in zip(ends, need.tolist()):
+                        if end > begin:
+                            _add_exactly(solver, local[begin:end], k)
+                        begin = end
+                    answer = _solve_limited(solver, deadline, quick)
+                    if answer is None:
+                        raise TimeUp
+                    if answer:
+                        model = np.array(solver.get_model()[: b - lo], dtype=np.int64)
+                        value[lo:b] = 0  # (a literal in no constraint is not in the model)
+                        value[lo - 1 + np.abs(model[model > 0])] = 1
+                finally:
+                    solver.delete()
+            if answer:
+                break
+            if lo == 1:
+                return None
+            stats["widened"] = stats.get("widened", 0) + 1
+            margin *= 2
+        stats["bands"] = stats.get("bands", 0) + 1
+        a = b
+    return value[1:] > 0
 
 
 def iter_equation_solutions(cells: list[int], equations, deadline: float | None = None):
