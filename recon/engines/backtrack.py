@@ -57,8 +57,10 @@ class _Search:
         ks = np.flatnonzero(np.asarray(problem.known).ravel())
         kr, kc = np.divmod(ks, cols)
         self.clue_rc = clue_rc = list(zip(kr.tolist(), kc.tolist()))
-        windows = windows_of(problem.shape, ks).tolist()
-        self.clue_cells: list[Sequence[int]] = [[x for x in row if x >= 0] for row in windows]
+        windows = windows_of(problem.shape, ks)
+        self.clue_cells: list[Sequence[int]] = windows.tolist()
+        for k in np.flatnonzero((windows < 0).any(axis=1)).tolist():  # (only windows at the border lose cells)
+            self.clue_cells[k] = [x for x in self.clue_cells[k] if x >= 0]
         # A total is one more clue, over every cell, after the real ones: the same bounds prune
         # and force with it. It is never the clue a guess is taken from (choose).
         self.clues = len(self.clue_cells)
@@ -75,7 +77,7 @@ class _Search:
                 else:
                     here.append(k)
         self.fixed = problem.fixed
-        self.need = [int(problem.clues[r, c]) for r, c in clue_rc]
+        self.need = np.asarray(problem.clues).ravel()[ks].astype(np.int64).tolist()
         self.free = [len(cells) for cells in self.clue_cells]
         if problem.mines is not None:
             self.clue_cells.append(range(self.n))
