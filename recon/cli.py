@@ -425,7 +425,8 @@ def build_parser() -> argparse.ArgumentParser:
                            EXIT_UNDECIDED: "no board was found for a game: no report",
                            EXIT_INTERNAL: "internal error, such as a no-guess board lost: a bug, please report it",
                            130: "interrupted (Ctrl-C): the games finished are reported",
-                           143: "stopped by SIGTERM: the games finished are reported"}),
+                           143: "stopped by SIGTERM: the games finished are reported",
+                           137: "a worker killed (128 + its signal): the games finished are reported"}),
         formatter_class=HelpFormatter,
     )
     a.add_argument("--games", metavar="N", type=_whole("N", 1), default=100, help="games to play (default: 100)")
@@ -1287,7 +1288,7 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     """Play many games and report the win rate."""
     from .generation import GenerationFailed
     from .generation.classic import NoBoard, check_request
-    from .play.autoplay import Tally, play_games
+    from .play.autoplay import Tally, WorkerDied, play_games
 
     start = args.start if args.start is not None else (args.rows // 2, args.cols // 2)
     try:
@@ -1314,6 +1315,14 @@ def cmd_autoplay(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     except GenerationFailed as err:  # none found: maybe none exist, so the run is undecided
         stderr.write(("\n" if terminal else "") + f"recon: {err}; the run stops without a report\n")
         return EXIT_UNDECIDED
+    except WorkerDied as err:
+        # killed from outside (the out-of-memory killer, say): as if this process had been, 128 +
+        # the signal, with the games finished reported; a worker that exited by itself is a bug
+        stderr.write(("\n" if terminal else "") + f"recon: {err}; stopped after {tally.games} of {args.games} games"
+                     + ("; their report follows\n" if tally.games else "\n"))
+        if tally.games:
+            _autoplay_report(tally.summary() | {"interrupted": True}, args.json, stdout)
+        return 128 - err.exitcode if err.exitcode is not None and err.exitcode < 0 else EXIT_INTERNAL
     except (KeyboardInterrupt, Terminated):
         # the games finished are the run's first ones, the same whenever it stops: worth their report
         if tally.games:

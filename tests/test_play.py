@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import signal
+import time
 
 import numpy as np
 import pytest
@@ -494,14 +495,15 @@ def test_autoplay_plays_and_reports(tmp_path):
     assert few["won_each"] == play_games(5, 9, 9, 10, seed=0, workers=1, each=True)["won_each"]
 
 
-def test_a_long_run_derives_its_seeds_and_feeds_its_pool_a_block_at_a_time(monkeypatch):
-    """The seeds are SeedSequence.spawn's children, made one at a time; games handed to the pool in
-    blocks (here of four) are the same games, won the same way, in the same order."""
+def test_a_long_run_derives_its_seeds_and_feeds_its_workers_a_chunk_at_a_time(monkeypatch):
+    """The seeds are SeedSequence.spawn's children, made one at a time; games handed to the
+    workers a chunk at a time (one held by each here) are the same games, won the same way, in
+    the same order."""
     from recon.play import autoplay
 
     assert list(autoplay.game_seeds(300, 7)) == [c.generate_state(2).tolist() for c in np.random.SeedSequence(7).spawn(300)]
     one = play_games(40, 6, 7, 8, seed=3, workers=1, each=True)
-    monkeypatch.setattr(autoplay, "BLOCK_CHUNKS", 1)
+    monkeypatch.setattr(autoplay, "IN_FLIGHT", 1)
     blocks = play_games(40, 6, 7, 8, seed=3, workers=2, each=True)
     assert blocks["won_each"] == one["won_each"] and blocks["guesses_per_game"] == one["guesses_per_game"]
     assert 0 < sum(one["won_each"]) < 40  # a run that tells wins from losses
@@ -853,6 +855,62 @@ def test_autoplay_stops_at_once_on_a_signal_and_leaves_no_worker(signal_name, co
     for child in children:
         state = Path(f"/proc/{child}/stat").read_text().split()[2] if Path(f"/proc/{child}/stat").exists() else "gone"
         assert state in ("gone", "Z"), (child, state)
+
+
+def test_autoplay_that_fails_at_once_on_two_workers_ends_every_time():
+    """A run whose first game fails (no board can be made) stops while the other worker may still
+    be starting or sending its answer. With multiprocessing's Pool that hung now and then for ever
+    (its terminate waited on a lock a killed worker held, or on a worker whose SIGTERM came
+    before its handler was reset): 200 such runs, in one process as the command line runs them,
+    must all end."""
+    import subprocess
+    import sys
+
+    script = (
+        "import contextlib, io\n"
+        "from recon.cli import main\n"
+        "for _ in range(200):\n"
+        "    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        "        assert main(['autoplay', '--games', '4', '--rows', '2', '--cols', '10', '--mines', '9', '--no-guess',\n"
+        "                     '--first-click', 'safe', '--start', '1,1', '--workers', '2']) == 2\n"
+        "print('ended')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ended", done.stderr[-2000:]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kills a worker with SIGKILL")
+@pytest.mark.parametrize("as_json", [False, True])
+def test_autoplay_says_so_when_a_worker_dies(as_json):
+    """A worker killed from outside (as by the kernel's out-of-memory killer) ends the run as if
+    the command had been killed by that signal (137), with the games finished reported; a pool
+    would have waited for that worker's games for ever."""
+    import multiprocessing
+    import threading
+
+    def kill_one():
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            children = multiprocessing.active_children()
+            if children:
+                os.kill(children[0].pid, signal.SIGKILL)
+                return
+            time.sleep(0.05)
+
+    killer = threading.Timer(1.5, kill_one)
+    killer.start()
+    try:
+        code, out, err = run("autoplay", "--games", "200000", "--rows", "9", "--cols", "9", "--mines", "10",
+                             "--workers", "2", *(["--json"] if as_json else []))
+    finally:
+        killer.cancel()
+    assert code == 128 + signal.SIGKILL and "an autoplay worker died (killed by signal 9)" in err, err
+    assert "stopped after" in err and "of 200000 games; their report follows" in err
+    if as_json:
+        report = json.loads(out)
+        assert report["interrupted"] and 0 < report["games"] < 200000
+    else:
+        assert " games won: " in out
 
 
 def test_autoplay_of_no_guess_boards_that_cannot_be_made_says_so():

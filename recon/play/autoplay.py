@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import islice
 
@@ -92,8 +93,8 @@ WIDTH_TWO = 4
 ENDGAME_FIELDS = 1000
 #: ... unless the search would meet more sets of fields than this.
 ENDGAME_BUDGET = 100_000
-#: A pool is handed this many chunks per worker at a time.
-BLOCK_CHUNKS = 64
+#: Each worker holds at most this many chunks of games at a time (one playing, the next queued).
+IN_FLIGHT = 2
 
 
 def guess(sweeper: Sweeper, mines: int, strategy: str = "full", cache: dict | None = None
@@ -380,12 +381,33 @@ def _play(job) -> Game:
 
 
 def _worker_signals() -> None:
-    """A worker leaves Ctrl-C to the process that runs the pool, and dies of SIGTERM (the pool's
-    terminate sends it) instead of the handler it may have inherited."""
+    """A worker leaves Ctrl-C to the process that runs the games, and dies of SIGTERM instead of
+    the handler it may have inherited. It is born with SIGTERM blocked (`_sigterm_blocked`), so
+    one sent while it starts waits for this and kills it: run before, the inherited handler
+    raised where a worker's start-up swallows exceptions, and the worker lived on."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
+@contextmanager
+def _sigterm_blocked():
+    """SIGTERM held back in this thread while workers are started: they start with it blocked
+    (`_worker_signals` unblocks it). One that reaches this process meanwhile is delivered when
+    the block ends."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # (no fork there either)
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def game_seeds(games: int, seed: int):
@@ -452,14 +474,103 @@ def play_games(games: int, rows: int, cols: int, mines: int, *, start: tuple[int
         for job in jobs:
             add(_play(job))
     else:
-        import multiprocessing
-
-        # Leaving a multiprocessing pool terminates its workers; an executor's pool would first
-        # play every game still queued, so a SIGTERM or Ctrl-C waited for the whole run
-        with multiprocessing.get_context().Pool(workers, initializer=_worker_signals) as pool:
-            chunk = max(1, min(64, games // (8 * workers)))
-            # the pool queues all it is given at once: a block at a time keeps a long run's memory flat
-            while block := list(islice(jobs, BLOCK_CHUNKS * chunk * workers)):
-                for game in pool.imap(_play, block, chunksize=chunk):  # in order: a prefix of the run
-                    add(game)
+        chunk = max(1, min(64, games // (8 * workers)))
+        for game in _in_workers(jobs, workers, chunk):
+            add(game)
     return tally.summary()
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended while it held games (killed from outside, as by the out-of-memory
+    killer, or crashed); exitcode is its exit status (minus the signal that killed it)."""
+
+    def __init__(self, exitcode: int | None):
+        self.exitcode = exitcode
+        how = f"killed by signal {-exitcode}" if exitcode is not None and exitcode < 0 else f"exit status {exitcode}"
+        super().__init__(f"an autoplay worker died ({how})")
+
+
+def _serve(conn) -> None:
+    """A worker: play each chunk of jobs it is sent and send back (its number, True, the games),
+    or (its number, False, the exception); stop at None."""
+    _worker_signals()
+    while True:
+        try:
+            item = conn.recv()
+        except EOFError:  # the run ended without saying so (killed)
+            return
+        if item is None:
+            return
+        number, jobs = item
+        try:
+            conn.send((number, True, [_play(job) for job in jobs]))
+        except Exception as error:  # (a board the generator cannot make: the run stops with it)
+            conn.send((number, False, error))
+
+
+def _in_workers(jobs, workers: int, chunk: int):
+    """Yield the games of `jobs` in order, played by `workers` processes, each sent chunks of
+    `chunk` jobs as it returns them (IN_FLIGHT at a time), so that a long run's memory stays flat.
+
+    A pipe to each worker, and nothing else shared: leaving early (an error, SIGTERM, Ctrl-C)
+    kills the workers and waits only for them to die. multiprocessing's Pool shares locks with
+    its workers, and its terminate could wait for ever on one that a killed worker held, or on a
+    worker whose SIGTERM came before its signal handler was reset."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context()
+    chunks = enumerate(iter(lambda: list(islice(jobs, chunk)), []))
+    processes, pipes = [], []
+    try:
+        with _sigterm_blocked():
+            for _ in range(workers):
+                ours, theirs = context.Pipe()
+                process = context.Process(target=_serve, args=(theirs,), daemon=True)
+                process.start()
+                theirs.close()
+                processes.append(process)
+                pipes.append(ours)
+        held = {pipe: 0 for pipe in pipes}  # chunks sent and not yet returned
+
+        def feed(pipe) -> None:
+            while held[pipe] < IN_FLIGHT and (item := next(chunks, None)) is not None:
+                pipe.send(item)
+                held[pipe] += 1
+
+        def died(pipe) -> WorkerDied:
+            process = processes[pipes.index(pipe)]
+            process.join(1)
+            return WorkerDied(process.exitcode)
+
+        for pipe in pipes:
+            feed(pipe)
+        done: dict[int, list] = {}
+        following = 0  # the next chunk to yield: the games come out in order, a prefix of the run
+        while any(held.values()):
+            for pipe in wait([p for p in pipes if held[p]]):
+                try:
+                    number, ok, payload = pipe.recv()
+                    if ok:
+                        held[pipe] -= 1
+                        done[number] = payload
+                        feed(pipe)
+                except (EOFError, OSError):
+                    raise died(pipe) from None
+                if not ok:
+                    raise payload
+            while following in done:
+                yield from done.pop(following)
+                following += 1
+        for pipe in pipes:
+            pipe.send(None)
+        for process in processes:
+            process.join()
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+        for process in processes:
+            process.join()
+        for pipe in pipes:
+            pipe.close()
