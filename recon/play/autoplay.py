@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from itertools import islice
 
@@ -544,7 +544,10 @@ def _in_workers(jobs, workers: int, chunk: int):
             return WorkerDied(process.exitcode)
 
         for pipe in pipes:
-            feed(pipe)
+            try:
+                feed(pipe)
+            except OSError:
+                raise died(pipe) from None
         done: dict[int, list] = {}
         following = 0  # the next chunk to yield: the games come out in order, a prefix of the run
         while any(held.values()):
@@ -563,7 +566,8 @@ def _in_workers(jobs, workers: int, chunk: int):
                 yield from done.pop(following)
                 following += 1
         for pipe in pipes:
-            pipe.send(None)
+            with suppress(OSError):  # (a worker gone after its last games: the run is whole)
+                pipe.send(None)
         for process in processes:
             process.join()
     finally:
