@@ -56,7 +56,7 @@ class _Search:
         # slower on large grids (docs/decisions.md)
         ks = np.flatnonzero(np.asarray(problem.known).ravel())
         kr, kc = np.divmod(ks, cols)
-        self.clue_rc = clue_rc = list(zip(kr.tolist(), kc.tolist()))
+        self.clue_rc = list(zip(kr.tolist(), kc.tolist()))
         windows = windows_of(problem.shape, ks)
         self.clue_cells: list[Sequence[int]] = windows.tolist()
         for k in np.flatnonzero((windows < 0).any(axis=1)).tolist():  # (only windows at the border lose cells)

@@ -525,7 +525,7 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         part = np.full(problem.cells, -1, dtype=np.int64)
         part[members] = member_part
         literal = np.zeros(problem.cells, dtype=np.int64)
-        literal[members[order]] = np.arange(order.size) - np.repeat(np.r_[0, np.cumsum(sizes)[:-1]], sizes) + 1
+        literal[members[order]] = _within(sizes) + 1
         pairs = _pairs_by_part(problem, ks, need, part, literal)
         if pairs is None:
             return None
@@ -568,6 +568,11 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
     return field if is_solution(field, problem) else None
 
 
+def _within(sizes: np.ndarray) -> np.ndarray:
+    """For groups of these sizes laid end to end, each item's place in its group (0, 1, ...)."""
+    return np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+
+
 def _sweep_part(constraints: list[tuple[list[int], int]], size: int, band: int, deadline: float | None,
                 stats: dict) -> np.ndarray | None:
     """Values (bool) for literals 1..size meeting every constraint ("exactly k of these literals"),
@@ -595,8 +600,7 @@ def _sweep_part(constraints: list[tuple[list[int], int]], size: int, band: int, 
             lo = max(1, a - margin)
             chosen = np.flatnonzero((high >= lo) & (low < b))
             owner = np.repeat(np.arange(chosen.size), lengths[chosen])
-            at = np.arange(owner.size) - np.repeat(np.cumsum(lengths[chosen]) - lengths[chosen], lengths[chosen])
-            lits = flat[starts[chosen][owner] + at]
+            lits = flat[starts[chosen][owner] + _within(lengths[chosen])]
             v = np.abs(lits)
             before = v < lo
             mines = np.where(lits > 0, value[v], 1 - value[v])

@@ -161,7 +161,8 @@ class PlayApp(App):
         # SIGTERM between two events: the command line's handler would raise inside whichever
         # handler ran, and Textual would show a traceback and end as if q had been pressed
         if self.take_sigterm:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
+            # (add_signal_handler is missing from Windows' event loops, and refused outside the main thread)
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
 
     def _on_sigterm(self) -> None:
