@@ -192,6 +192,29 @@ def test_loading_the_kernels_is_announced_off_a_terminal(tmp_path):
     assert all(line.startswith(("recon: loading numba", "puzzle 35x35")) for line in lines), lines
 
 
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="needs numba")
+def test_loading_the_kernels_leaves_blas_until_a_kernel_needs_it():
+    """numba's array functions import scipy.linalg when they are imported, to probe for BLAS;
+    loading the kernels answers that probe without it, and numba's np.dot and np.correlate still
+    compile and agree with numpy's (np.dot then imports BLAS itself). A fresh process."""
+    code = """
+import sys
+import numba
+import numpy as np
+from recon.compiled import jit
+
+jit.load()
+numba.njit(lambda x: x + 1)(1)  # the first compile sets numba's target up, array functions too
+assert "numba.np.arraymath" in sys.modules and "scipy.linalg" not in sys.modules
+a, b = np.arange(5.0), np.array([0.5, -1.0, 2.0, 3.0, 0.25])
+assert numba.njit(lambda a, b: np.dot(a, b))(a, b) == np.dot(a, b)
+assert np.array_equal(numba.njit(lambda a, b: np.correlate(a, b))(a, b), np.correlate(a, b))
+assert "scipy.linalg" in sys.modules
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+
+
 def test_small_grids_run_in_python_until_numbas_cache_holds_the_kernels(monkeypatch):
     """compiled=None decides per grid: below compile_min_cells, compiled only when numba's cache
     already holds the kernels (a first compile costs more than Python takes there), and for

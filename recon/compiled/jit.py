@@ -134,6 +134,30 @@ def drop_stale_cache(where) -> bool:
     return True
 
 
+def _import_arraymath_unprobed() -> None:
+    """Import numba's array functions with their BLAS probe answered from scipy's presence.
+
+    That module imports all of scipy.linalg when it is imported, only to choose how np.correlate
+    takes inner products (docs/decisions.md); no kernel here uses BLAS. np.dot still imports BLAS
+    itself when a kernel that uses it is compiled, so nothing else changes."""
+    import numba.np.linalg as linalg
+
+    probe = getattr(linalg, "ensure_blas", None)
+    if probe is None or "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return  # another numba, or nothing to save
+
+    def unprobed() -> None:
+        raise ImportError("BLAS is looked for when a kernel needs it")
+
+    linalg.ensure_blas = unprobed  # arraymath binds this name when it is imported
+    try:
+        import numba.np.arraymath as arraymath
+    finally:
+        linalg.ensure_blas = probe
+    arraymath.ensure_blas = probe
+    arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
+
+
 def is_loaded() -> bool:
     """Has this process compiled (or loaded from numba's cache) the kernels already?"""
     return _loaded
@@ -152,6 +176,7 @@ def load(announce: Callable[[str], None] | None = None) -> None:
                  "about 30 s in all on a 2-core machine; later runs load them from numba's cache in about a second)")
     import numba
 
+    _import_arraymath_unprobed()
     from importlib import import_module
     from pathlib import Path
 
