@@ -859,7 +859,7 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
     """Run solve with trimming included where asked; print a disagreement and return None."""
     engine: str | list[str] = getattr(args, "engine", "auto")
     try:
-        names = plan(problem, engine)
+        plan(problem, engine)  # refuses here, as a usage error, what solve would raise below
     except TotalTooLarge as err:
         raise UsageError(str(err)) from None
     except ValueError as err:  # an engine that cannot take this input, such as algebra a puzzle

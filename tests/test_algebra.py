@@ -566,7 +566,6 @@ def test_count_ambiguous_keeps_the_lower_bound_solve_proved_and_names_the_varyin
     solutions solve found; with python-sat the varying cells are still named, exactly."""
     from recon import solve
     from recon.counting import count_ambiguous
-    from recon.engines import sat
 
     rng = np.random.default_rng(4)
     field = rng.random((2, 8)) < 0.5
@@ -621,7 +620,7 @@ def test_groups_reached_past_the_deadline_are_not_counted_but_bound_below(monkey
     import time
 
     from recon import counting as count_module
-    from recon.engines import hybrid, sat
+    from recon.engines import hybrid
 
     problem = _two_clues_apart(shape)
     truth = count_solutions(problem)

@@ -118,7 +118,7 @@ def test_explain_keeps_the_bounded_search_of_auto_and_adds_trimming(tmp_path):
     Now solve(case_split=True) adds trimming itself: hybrid stops where trimming stalls, as under
     auto, and SAT decides."""
     pytest.importorskip("pysat")
-    from recon import Verdict, make_problem, solve
+    from recon import Verdict, solve
 
     path = tmp_path / "p.txt"
     code, _, _ = run("generate", "12", "12", "50", "--puzzle", "--difficulty", "search", "--seed", "1", "--out", str(path))

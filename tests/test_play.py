@@ -831,7 +831,6 @@ def test_sigterm_ends_the_game_only_where_the_app_is_asked_to_take_it():
 def test_autoplay_stops_at_once_on_a_signal_and_leaves_no_worker(signal_name, code, words):
     """A long run told to stop (SIGTERM from `timeout`, Ctrl-C) exits within seconds, its worker
     processes gone; with a process pool executor it had waited until every queued game was played."""
-    import os
     import signal
     import subprocess
     import time
