@@ -1717,8 +1717,10 @@ def _parse_intermixed(parser: argparse.ArgumentParser, argv: list[str]) -> argpa
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the recon command line and return its exit status."""
     # counts are exact however many digits they have (2^14400 for a 120x120 grid without a clue);
-    # Python's limit guards int() of untrusted text, and recon bounds every digit string it reads
-    sys.set_int_max_str_digits(0)
+    # Python's limit guards int() of untrusted text, and recon bounds every digit string it reads;
+    # Pythons before 3.10.7 have no limit, and no way to set one
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
     stdout = _Stdout(sys.stdout if stdout is None else stdout)
     stderr = _Stderr(sys.stderr if stderr is None else stderr)
     parser = build_parser()
