@@ -73,7 +73,8 @@ class Sweep:
                 for h in self.hidden:
                     for t in range(self.trials):
                         key = [self.seed, rows, cols, round(p * 1000), round(h * 1000), t]
-                        seed = int(np.random.SeedSequence(key).generate_state(1, dtype=np.uint64)[0] >> 1)
+                        # a Python int before the shift: numpy 1 makes uint64 >> int a float, and refuses
+                        seed = int(np.random.SeedSequence(key).generate_state(1, dtype=np.uint64)[0]) >> 1
                         yield rows, cols, p, h, t, seed
 
 
