@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import sys
 import threading
 import time
 
@@ -160,10 +161,9 @@ class PlayApp(App):
         self.set_interval(1.0, self._tick)
         # SIGTERM between two events: the command line's handler would raise inside whichever
         # handler ran, and Textual would show a traceback and end as if q had been pressed
-        if self.take_sigterm:
-            # (add_signal_handler is missing from Windows' event loops, and refused outside the main thread)
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
+        # (Windows' event loops have no signal handlers, and none is taken outside the main thread)
+        if self.take_sigterm and sys.platform != "win32" and threading.current_thread() is threading.main_thread():
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
 
     def _on_sigterm(self) -> None:
         self.terminated = True
