@@ -256,6 +256,38 @@ def test_hybrid_with_compiled_trimming_reports_what_the_python_trimmer_does(monk
     assert len(grades) >= 3
 
 
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (4, 4), (6, 8), (8, 6)])
+def test_hybrid_that_will_not_search_reports_the_compiled_cells_as_the_python_path_does(shape):
+    """Where no search follows (more cells open than search_cells), hybrid takes the compiled
+    trimmer's cells without building its search state: the same verdict, grade, reason and
+    cells fixed (with their values) as the Python trimmer after the single-clue rules, each
+    fixed cell holding its value in every solution (brute force, to 16 cells); on a contradiction the
+    Python trimmer still names the clash."""
+    pytest.importorskip("numba")
+    from recon.engines import hybrid
+
+    rng = np.random.default_rng(sum(shape) * 5)
+    skipped = 0
+    for i in range(160):
+        clues = rng.integers(0, 5, size=shape) if i % 3 == 0 else status(rng.random(shape) < rng.uniform(0.2, 0.6))
+        known = rng.random(shape) < rng.uniform(0.3, 0.8)
+        problem = make_problem(clues, known)
+        search_cells = int(rng.integers(0, 4))
+        python = hybrid.solve(problem, limit=3, search_cells=search_cells)
+        compiled = hybrid.solve(problem, limit=3, search_cells=search_cells, compiled_trim=True)
+        assert (compiled.verdict, compiled.grade, compiled.reason) == (python.verdict, python.grade, python.reason), (shape, i)
+        assert keys(compiled.solutions) == keys(python.solutions)
+        assert compiled.stats["deduced"] == python.stats["deduced"]
+        if python.verdict is Verdict.UNDECIDED:
+            assert np.array_equal(compiled.decided, python.decided)
+            assert np.array_equal(compiled.partial[compiled.decided], python.partial[python.decided])
+            for solution in brute_force(clues, known) if clues.size <= 16 else ():
+                field = np.frombuffer(solution, dtype=bool).reshape(shape)
+                assert np.array_equal(field[compiled.decided], compiled.partial[compiled.decided])
+        skipped += "trimmed" not in compiled.stats
+    assert skipped >= 10  # (the path without a search state ran)
+
+
 @pytest.mark.parametrize("shape", [(3, 17), (17, 3), (9, 13)])
 def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, shape):
     """A time limit that stops trimming gives "undecided" with that reason and no grade (it used

@@ -63,11 +63,11 @@ def deduce(
     return _take_fixed(search, fixed, grade, stats)
 
 
-def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_index_bytes: int):
+def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_index_bytes: int, trimmed=None):
     """Steps 1 and 2 without setting what step 2 fixed in the search state: (search state,
     grade, reason, each cell's value as trimming left it or None when trimming did not run, the
     search state's values as an array or None). The search is None when the clues contradict
-    (reason says how)."""
+    (reason says how). trimmed: `_compiled_trim`'s answer when the caller has it already."""
     search = backtrack._Search(problem)
     if not search.start():
         return None, Grade.BASIC, search.describe_conflict(search.conflict), None, None
@@ -75,16 +75,11 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_inde
     is_open = value == backtrack._UNDECIDED
     if not is_open.any():
         return search, Grade.BASIC, None, None, value
-    if compiled_trim and deadline is None and compiled.AVAILABLE and problem.fixed is None:  # (it takes clues alone)
-        try:
-            grade, fixed = compiled.trim_grade(problem.clues, problem.known, max_index_bytes=max_index_bytes)
-        except compiled.IndexTooLarge:
-            grade = None
-        # on a contradiction (or an index too large), the Python trimmer below runs: it names
-        # the clues that clash
-        if grade is not None:
-            stats["trimmer"] = "compiled"
-            return search, grade, None, fixed.ravel(), value
+    if trimmed is None and compiled_trim and deadline is None:
+        trimmed = _compiled_trim(problem, max_index_bytes)
+    if trimmed is not None:
+        stats["trimmer"] = "compiled"
+        return search, trimmed[0], None, trimmed[1], value
     stats["trimmer"] = "python"
     equations = _open_windows(problem, search, value)
     # trimming gets the open cells some clue sees: no rule fixes the others (the total is left to
@@ -105,6 +100,20 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_inde
         stats["trim_timed_out"] = True
         return search, None, None, fixed, value  # trimming did not finish: the grade is not known
     return search, Grade.SEARCH if unseen.any() else trimmer.grade, None, fixed, value
+
+
+def _compiled_trim(problem: Problem, max_index_bytes: int):
+    """(grade, each cell's value or -1, flat) from the compiled trimmer, or None where it does not
+    take the problem (fixed cells: it takes clues alone) or gives way to the Python trimmer: on
+    a contradiction, which the Python one names, or an index past max_index_bytes. Its cells
+    include all that the single-clue rules fix; its grade never says basic (the caller tells)."""
+    if not compiled.AVAILABLE or problem.fixed is not None:
+        return None
+    try:
+        grade, fixed = compiled.trim_grade(problem.clues, problem.known, max_index_bytes=max_index_bytes)
+    except compiled.IndexTooLarge:
+        return None
+    return None if grade is None else (grade, fixed.ravel())
 
 
 def _open_windows(problem: Problem, search, value: np.ndarray) -> list[tuple[str, int, int, int, int]]:
@@ -180,7 +189,22 @@ def solve(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
-    search, grade, reason, fixed, before = _trim(problem, deadline, stats, compiled_trim, COMPILED_INDEX_BYTES)
+    trimmed = None
+    if compiled_trim and deadline is None and search_cells is not None and problem.mines is None:
+        trimmed = _compiled_trim(problem, COMPILED_INDEX_BYTES)
+        compiled_trim = False  # asked once: on a contradiction the Python trimmer names the clash
+        left = -1 if trimmed is None else int(np.count_nonzero(trimmed[1] < 0))
+        if left > search_cells:
+            # no search follows, so no search state is built: trimming's cells are the single
+            # rules' and more, and the state would add nothing to them (at a million cells it
+            # took more than half of this engine's time). Its grade is search here (cells open).
+            del stats["trimmed"]  # (which rule fixed a cell is not known without the state)
+            stats.update(trimmer="compiled", deduced=problem.cells - left)
+            reason = f"trimming stalls with {left} of {problem.cells} cells open, too many to search here"
+            state = trimmed[1].reshape(problem.shape)
+            return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason,
+                          grade=trimmed[0], decided=state >= 0, partial=state == 1)
+    search, grade, reason, fixed, before = _trim(problem, deadline, stats, compiled_trim, COMPILED_INDEX_BYTES, trimmed)
     if search is not None and fixed is not None:
         whole = np.where(before >= 0, before, fixed)
         if grade is not None and (whole >= 0).all() and problem.mines is None:
