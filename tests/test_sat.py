@@ -223,7 +223,7 @@ def test_a_part_swept_in_bands_meets_every_constraint_or_has_none():
             meets &= got == k
         for band in (1, 2, 5):
             stats = {}
-            found = sat._sweep_part(constraints, size, band, None, stats)
+            found = sat._sweep_part(*_flat(constraints), size, band, None, stats)
             assert (found is None) == (not meets.any()), (trial, band)
             if found is not None:
                 assert found.shape == (size,)
@@ -232,7 +232,15 @@ def test_a_part_swept_in_bands_meets_every_constraint_or_has_none():
             widened += stats.get("widened", 0) > 0
     assert widened and nones
     with pytest.raises(TimeUp):  # a deadline passed: no band is taken as met
-        sat._sweep_part([([1, 2], 1)], 2, 1, time.perf_counter() - 1, {})
+        sat._sweep_part(*_flat([([1, 2], 1)]), 2, 1, time.perf_counter() - 1, {})
+
+
+def _flat(constraints):
+    """Constraints (literals, k) as `sat._sweep_part` takes them: literals end to end, their
+    numbers, the ks."""
+    return (np.array([x for lits, _ in constraints for x in lits], dtype=np.int64),
+            np.array([len(lits) for lits, _ in constraints], dtype=np.int64),
+            np.array([k for _, k in constraints], dtype=np.int64))
 
 
 @needs_sat
@@ -286,16 +294,18 @@ def test_clue_differences_on_the_open_cells_hold_on_the_field(shape):
         cells = np.unique(windows[inside & (here < 0)])
         part, literal = np.full(field.size, -1), np.zeros(field.size, dtype=np.int64)
         part[cells], literal[cells] = 0, cells + 1  # one part, each cell its own literal
-        where, lists, ks_ = sat._pairs_by_part(problem, ks, need, part, literal)
+        where, flat, lengths, ks_ = sat._pairs_by_part(problem, ks, need, part, literal)
+        lists = np.split(flat, np.cumsum(lengths)[:-1]) if lengths.size else []
         every, _ = sat.clue_pairs(shape, problem.known, status(field))
-        assert set(where.tolist()) <= {0} and len(lists) == len(ks_) <= len(every)
+        assert set(where.tolist()) <= {0} and len(lists) == len(ks_) == len(where) <= len(every)
         for lits, k in zip(lists, ks_):
             lits = np.array(lits)
             assert (value[np.abs(lits) - 1] == OPEN).all()
             assert int(np.where(lits > 0, field.ravel()[np.abs(lits) - 1], ~field.ravel()[np.abs(lits) - 1]).sum()) == k
         part[cells] = np.arange(cells.size)  # a part per cell
-        where, lists, _ = sat._pairs_by_part(problem, ks, need, part, literal)
-        assert all(len(set(np.abs(lits))) == 1 for lits in lists)
+        where, flat, lengths, _ = sat._pairs_by_part(problem, ks, need, part, literal)
+        lists = np.split(flat, np.cumsum(lengths)[:-1]) if lengths.size else []
+        assert all(len(set(np.abs(lits).tolist())) == 1 for lits in lists)
 
 
 @needs_sat

@@ -455,10 +455,12 @@ def _solve(problem: Problem, *, limit: int, time_limit: float | None, given, ded
 
 def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.ndarray, literal: np.ndarray):
     """The differences of nearby clues (`clue_pairs`) on the open cells, each clue counting the
-    mines its open cells hold (need, for the clues ks), as (part of each pair, its literals as
-    lists, its k). part: each cell's part (-1 where not open); literal: each open cell's literal
-    in its part's model. A pair across two parts is left out (each clue holds whole in its own
-    part there, so the pair adds nothing). None when two clues clash."""
+    mines its open cells hold (need, for the clues ks), as arrays: each pair's part, its literals
+    end to end, their number and its k. part: each cell's part (-1 where not open); literal:
+    each open cell's literal in its part's model. A pair across two parts is left out (each clue
+    holds whole in its own part there, so the pair adds nothing). None when two clues clash.
+    (Arrays, not a list a pair: a million small lists kept Python's collector busy while the
+    models were built.)"""
     numbers = np.zeros(problem.cells + 1, dtype=np.int64)
     open_cells = np.flatnonzero(part >= 0)
     numbers[open_cells + 1] = open_cells + 1  # (cell + 1 here; the others left out)
@@ -467,18 +469,24 @@ def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.
     pairs, clash = clue_pairs(problem.shape, problem.known, counts.reshape(problem.shape), numbers=numbers)
     if clash is not None:
         return None
+    empty = np.zeros(0, dtype=np.int64)
     if not pairs:
-        return np.zeros(0, dtype=np.int64), [], []
+        return empty, empty, empty, empty
     lists = [lits for _, _, lits, _ in pairs]
     lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
     flat = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(lengths.sum()))
+    k = np.fromiter((k for _, _, _, k in pairs), dtype=np.int64, count=len(pairs))
+    del pairs, lists
     offsets = np.r_[0, np.cumsum(lengths)[:-1]]
     where = part[np.abs(flat) - 1]
-    one = np.minimum.reduceat(where, offsets) == np.maximum.reduceat(where, offsets)
-    local = np.where(flat > 0, literal[np.abs(flat) - 1], -literal[np.abs(flat) - 1]).tolist()
-    chosen = np.flatnonzero(one)
-    spans = zip(offsets[chosen].tolist(), (offsets + lengths)[chosen].tolist())
-    return where[offsets[chosen]], [local[a:b] for a, b in spans], [pairs[i][3] for i in chosen.tolist()]
+    chosen = np.flatnonzero(np.minimum.reduceat(where, offsets) == np.maximum.reduceat(where, offsets))
+    local = np.where(flat > 0, literal[np.abs(flat) - 1], -literal[np.abs(flat) - 1])
+    return where[offsets[chosen]], local[_segments(offsets[chosen], lengths[chosen])], lengths[chosen], k[chosen]
+
+
+def _segments(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The indices of these segments of an array (start, length), end to end."""
+    return np.repeat(starts, lengths) + _within(lengths)
 
 
 def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | None, stats: dict, *,
@@ -529,10 +537,13 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         pairs = _pairs_by_part(problem, ks, need, part, literal)
         if pairs is None:
             return None
-        pair_part, pair_lits, pair_k = pairs
-        row_lits = literal[cells].tolist()
-        bounds = np.r_[0, np.cumsum(width[rows])].tolist()
-        row_need = need[rows].tolist()
+        pair_part, pair_flat, pair_width, pair_k = pairs
+        pair_start = np.r_[0, np.cumsum(pair_width)[:-1]]
+        row_flat, row_width, row_need = literal[cells], width[rows], need[rows]
+        row_start = np.r_[0, np.cumsum(row_width)[:-1]]
+        # each constraint's literals are sliced from these lists when it is added, not kept as
+        # a list of its own
+        row_lits, pair_lits = row_flat.tolist(), pair_flat.tolist()
         rows_of = np.split(np.argsort(row_part, kind="stable"), np.cumsum(np.bincount(row_part))[:-1])
         pairs_of = np.split(np.argsort(pair_part, kind="stable"), np.cumsum(np.bincount(pair_part, minlength=sizes.size))[:-1])
         cells_of = np.split(members[order], np.cumsum(sizes)[:-1])
@@ -540,10 +551,12 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         stats["largest_part"] = int(sizes.max())
         stats["swept"] = 0
         for p in range(sizes.size):
+            ri, pj = rows_of[p], pairs_of[p]
             if sizes[p] > sweep_cells:
-                constraints = [(row_lits[bounds[i]:bounds[i + 1]], row_need[i]) for i in rows_of[p].tolist()]
-                constraints += [(pair_lits[j], pair_k[j]) for j in pairs_of[p].tolist()]
-                found = _sweep_part(constraints, int(sizes[p]), band, deadline, stats)
+                flat = np.concatenate([row_flat[_segments(row_start[ri], row_width[ri])],
+                                       pair_flat[_segments(pair_start[pj], pair_width[pj])]])
+                found = _sweep_part(flat, np.r_[row_width[ri], pair_width[pj]], np.r_[row_need[ri], pair_k[pj]],
+                                    int(sizes[p]), band, deadline, stats)
                 if found is None:
                     return None
                 field[cells_of[p]] = found
@@ -551,10 +564,10 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
                 continue
             solver, quick = _limited_solver(int(sizes[p]), deadline)
             try:
-                for i in rows_of[p].tolist():
-                    _add_exactly(solver, row_lits[bounds[i]:bounds[i + 1]], row_need[i])
-                for j in pairs_of[p].tolist():
-                    _add_exactly(solver, pair_lits[j], pair_k[j])
+                for a, w, k in zip(row_start[ri].tolist(), row_width[ri].tolist(), row_need[ri].tolist()):
+                    _add_exactly(solver, row_lits[a:a + w], k)
+                for a, w, k in zip(pair_start[pj].tolist(), pair_width[pj].tolist(), pair_k[pj].tolist()):
+                    _add_exactly(solver, pair_lits[a:a + w], k)
                 answer = _solve_limited(solver, deadline, quick)
                 if answer is None:
                     raise TimeUp
@@ -573,10 +586,11 @@ def _within(sizes: np.ndarray) -> np.ndarray:
     return np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
 
 
-def _sweep_part(constraints: list[tuple[list[int], int]], size: int, band: int, deadline: float | None,
-                stats: dict) -> np.ndarray | None:
-    """Values (bool) for literals 1..size meeting every constraint ("exactly k of these literals"),
-    or None when there are none. Raises TimeUp at the deadline.
+def _sweep_part(flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray, size: int, band: int,
+                deadline: float | None, stats: dict) -> np.ndarray | None:
+    """Values (bool) for literals 1..size meeting every constraint ("exactly counts[i] of
+    constraint i's literals", their literals end to end in flat, lengths[i] of them), or None
+    when there are none. Raises TimeUp at the deadline.
 
     The literals go in row order, so a constraint spans a few rows' literals. They are solved
     band by band: each band's solver holds every constraint that reaches it, the literals before
@@ -584,9 +598,6 @@ def _sweep_part(constraints: list[tuple[list[int], int]], size: int, band: int, 
     before it, a margin that doubles each time; with nothing taken as found, its constraints are
     some of the part's, and none met means none for the part. stats counts the `bands` solved
     and the times a band was `widened`."""
-    lengths = np.fromiter(map(len, (lits for lits, _ in constraints)), dtype=np.int64, count=len(constraints))
-    flat = np.fromiter(chain.from_iterable(lits for lits, _ in constraints), dtype=np.int64, count=int(lengths.sum()))
-    counts = np.fromiter((k for _, k in constraints), dtype=np.int64, count=len(constraints))
     starts = np.r_[0, np.cumsum(lengths)[:-1]]
     var = np.abs(flat)
     low, high = np.minimum.reduceat(var, starts), np.maximum.reduceat(var, starts)
