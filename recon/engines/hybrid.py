@@ -182,7 +182,9 @@ def solve(
 
     search_seconds bounds the search alone (the deductions are polynomial, the search is not), and
     with more than search_cells cells left open there is no search at all: `solve(engine="auto")`
-    sets both and lets SAT or MILP decide what the deductions leave. compiled_trim: see `deduce`.
+    sets both and lets SAT or MILP decide what the deductions leave. compiled_trim: see `deduce`;
+    where no search can follow, the compiled trimmer's cells are the answer's deduced cells,
+    without the search state (which would add none to them).
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
