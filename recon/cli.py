@@ -1244,7 +1244,7 @@ def _generate_classic(args: argparse.Namespace, seed: int, rng: np.random.Genera
         except GenerationFailed as err:
             stderr.write(f"recon: {err}\n")
             return EXIT_UNDECIDED
-        stderr.write(f"no-guess board {rows}x{cols}, {mines} mines: {stats['fields']} field(s) drawn, "
+        stderr.write(f"no-guess board {rows}x{cols}, {mines} mine{'' if mines == 1 else 's'}: {stats['fields']} field(s) drawn, "
                      f"{stats['perturbations']} perturbation(s) in {stats['runs']} run(s), the last without a guess; "
                      f"{time.perf_counter() - start:.2f} s\n")
     else:

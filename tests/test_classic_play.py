@@ -538,6 +538,8 @@ def test_generate_classic_command(tmp_path):
     code, _, err = run("generate", "9", "9", "--classic", "--mines", "10", "--no-guess", "--seed", "7",
                        "--out", str(board), "--field", str(field_path))
     assert code == 0 and "no-guess board 9x9, 10 mines" in err
+    code, _, err = run("generate", "1", "2", "--classic", "--mines", "1", "--no-guess", "--first-click", "safe")
+    assert code == 0 and "no-guess board 1x2, 1 mine:" in err, err
     text = board.read_text()
     assert text.startswith("# recon generate 9 9 --classic --mines 10 --first 5,5 --first-click zero --no-guess --seed 7\n")
     cells, mines = parse_board(text)
