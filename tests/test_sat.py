@@ -65,6 +65,28 @@ def test_pair_constraints_hold_for_every_field(shape):
     assert seen > 0
 
 
+@pytest.mark.parametrize("shape", [(1, 12), (12, 1), (2, 9), (7, 8)])
+def test_the_pairs_as_arrays_are_the_pairs_as_lists(shape):
+    """clue_pairs_flat gives clue_pairs' pairs, in the same order, and the same clash: on
+    fields' statuses and on random counts (which often clash part way), with literal numbers
+    (cells left out as 0) or without."""
+    rng = np.random.default_rng(sum(shape) + 3)
+    for i in range(40):
+        known = rng.random(shape) < rng.uniform(0.3, 1.0)
+        counts = status(rng.random(shape) < 0.4) if i % 2 else rng.integers(0, 7, size=shape)
+        numbers = None
+        if i % 4 >= 2:  # some cells left out of the model, the others numbered 1, 2, ...
+            numbers = np.zeros(counts.size + 1, dtype=np.int64)
+            kept = np.flatnonzero(rng.random(counts.size) < 0.7)
+            numbers[kept + 1] = np.arange(1, kept.size + 1)
+        pairs, clash = sat.clue_pairs(shape, known, counts, numbers=numbers)
+        first, second, flat, lengths, k, clash_flat = sat.clue_pairs_flat(shape, known, counts, numbers=numbers)
+        assert clash_flat == clash
+        lists = np.split(flat, np.cumsum(lengths)[:-1]) if lengths.size else []
+        assert [(a, b, lits, kk) for a, b, lits, kk in pairs] == [
+            (a, b, x.tolist(), kk) for a, b, x, kk in zip(first.tolist(), second.tolist(), lists, k.tolist())]
+
+
 @pytest.mark.parametrize("shape", [(1, 3), (3, 1), (2, 3), (3, 2), (2, 2)])
 def test_pair_clash_exactly_when_no_field_meets_both_clues(shape):
     rows, cols = shape

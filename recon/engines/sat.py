@@ -34,7 +34,6 @@ import threading
 import time
 from collections import deque
 from functools import partial
-from itertools import chain
 
 import numpy as np
 
@@ -156,12 +155,38 @@ def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, of
 
     Returns (pairs, contradiction): pairs is a list of (first clue, second clue, literals, k), and
     contradiction names the first two clues that no 0/1 cells can meet together, or is None.
-    numbers: the cells' literals, as in window_grid.
+    numbers: the cells' literals, as in window_grid. (`clue_pairs_flat` gives the same as arrays.)
     """
+    blocks, clash = _pair_blocks(shape, known, counts, offsets, numbers)
+    pairs = []
+    for first, second, lits, present, k in blocks:
+        # most windows lie inside the grid: their rows need no zeros dropped (a Python loop per
+        # pair was a fifth of a small puzzle's solve)
+        rows_here = lits.tolist()
+        for i in np.flatnonzero(~present.all(axis=1)).tolist():
+            rows_here[i] = [x for x in rows_here[i] if x]
+        pairs.extend(zip(first.tolist(), second.tolist(), rows_here, k.tolist()))
+    return pairs, clash
+
+
+def clue_pairs_flat(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, offsets=PAIR_OFFSETS,
+                    numbers: np.ndarray | None = None):
+    """clue_pairs as arrays: (first clues, second clues, the pairs' literals end to end, their
+    numbers, the ks, contradiction). On a large grid a list a pair took a second to build and
+    kept Python's collector busy."""
+    blocks, clash = _pair_blocks(shape, known, counts, offsets, numbers)
+    columns = [[b[0] for b in blocks], [b[1] for b in blocks], [b[2][b[3]] for b in blocks],
+               [b[3].sum(axis=1) for b in blocks], [b[4] for b in blocks]]
+    return (*(np.concatenate(c).astype(np.int64) if c else np.zeros(0, dtype=np.int64) for c in columns), clash)
+
+
+def _pair_blocks(shape, known, counts, offsets, numbers):
+    """clue_pairs' pairs, a block for each offset: (first clues, second clues, literals a row
+    each with 0 where a pair has fewer, where they are present, ks), and the contradiction."""
     rows, cols = shape
     known = np.asarray(known, dtype=bool).ravel()
     counts = np.asarray(counts, dtype=np.int64).ravel()
-    pairs = []
+    blocks = []
     ks = np.flatnonzero(known)  # (the clues alone: on a large grid they may be few)
     grid = window_grid(shape, ks, numbers)  # row i: clue ks[i]
     r, c = np.divmod(ks, cols)
@@ -184,16 +209,11 @@ def clue_pairs(shape: tuple[int, int], known: np.ndarray, counts: np.ndarray, of
         k = counts[first] - counts[second] + (grid_b[:, only_b] != 0).sum(axis=1)
         bad = np.flatnonzero((k < 0) | (k > sizes))
         end = bad[0] if bad.size else len(first)
-        # most windows lie inside the grid: their rows need no zeros dropped (a Python loop per
-        # pair was a fifth of a small puzzle's solve)
         use = np.flatnonzero(sizes[:end] > 0)  # a pair with no cell of its own (k is then 0) says nothing
-        rows_here = lits[use].tolist()
-        for i in np.flatnonzero(~present[use].all(axis=1)).tolist():
-            rows_here[i] = [x for x in rows_here[i] if x]
-        pairs.extend(zip(first[use].tolist(), second[use].tolist(), rows_here, k[use].tolist()))
+        blocks.append((first[use], second[use], lits[use], present[use], k[use]))
         if bad.size:
-            return pairs, (int(first[end]), int(second[end]))
-    return pairs, None
+            return blocks, (int(first[end]), int(second[end]))
+    return blocks, None
 
 
 def _clash_reason(problem: Problem, a: int, b: int) -> str:
@@ -466,17 +486,12 @@ def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.
     numbers[open_cells + 1] = open_cells + 1  # (cell + 1 here; the others left out)
     counts = np.zeros(problem.cells, dtype=np.int64)
     counts[ks] = need
-    pairs, clash = clue_pairs(problem.shape, problem.known, counts.reshape(problem.shape), numbers=numbers)
+    _, _, flat, lengths, k, clash = clue_pairs_flat(problem.shape, problem.known, counts.reshape(problem.shape),
+                                                     numbers=numbers)
     if clash is not None:
         return None
-    empty = np.zeros(0, dtype=np.int64)
-    if not pairs:
-        return empty, empty, empty, empty
-    lists = [lits for _, _, lits, _ in pairs]
-    lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-    flat = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(lengths.sum()))
-    k = np.fromiter((k for _, _, _, k in pairs), dtype=np.int64, count=len(pairs))
-    del pairs, lists
+    if not lengths.size:
+        return lengths, flat, lengths, k
     offsets = np.r_[0, np.cumsum(lengths)[:-1]]
     where = part[np.abs(flat) - 1]
     chosen = np.flatnonzero(np.minimum.reduceat(where, offsets) == np.maximum.reduceat(where, offsets))
