@@ -268,11 +268,12 @@ def _flat(constraints):
 @needs_sat
 @pytest.mark.parametrize("shape", SHAPES + [(2, 7), (4, 4), (2, 8)])
 def test_fields_by_parts_in_bands_are_fields_exactly_where_one_keeps_the_values(shape):
-    """`sat._field_by_parts` with every part swept in small bands (sweep_cells=0) and with one
-    solver per part: a field is returned exactly where some field (brute force) keeps every
-    deduced value, and it is one, keeping them."""
+    """`sat._field_by_parts` with every part swept in small bands (sweep_cells=0), with one
+    solver per part (batch_cells=1) and with parts batched into one solver: a field is returned
+    exactly where some field (brute force) keeps every deduced value, and it is one, keeping
+    them."""
     rng = np.random.default_rng(sum(shape) + 3)
-    swept = 0
+    swept = batched = 0
     for trial in range(24):
         field = random_field(*shape, 40, rng)
         known = rng.random(shape) < (1.0 if trial % 4 == 0 else 0.5)
@@ -283,16 +284,22 @@ def test_fields_by_parts_in_bands_are_fields_exactly_where_one_keeps_the_values(
         deduced = np.where(rng.random(shape) < 0.4, values, OPEN).astype(np.int8)
         decided = deduced >= 0
         kept = any(np.array_equal(t[decided], deduced[decided] > 0) for t in truth)
-        for sweep_cells, band in ((0, 1), (0, 4), (sat.SWEEP_CELLS, sat.SWEEP_BAND)):
+        for sweep_cells, band, batch_cells in ((0, 1, 1), (0, 4, 1), (sat.SWEEP_CELLS, sat.SWEEP_BAND, 1),
+                                               (sat.SWEEP_CELLS, sat.SWEEP_BAND, 3),
+                                               (sat.SWEEP_CELLS, sat.SWEEP_BAND, sat.BATCH_CELLS)):
             stats = {}
-            found = sat._field_by_parts(problem, deduced, None, stats, sweep_cells=sweep_cells, band=band)
-            assert (found is not None) == kept, (trial, sweep_cells, band)
+            found = sat._field_by_parts(problem, deduced, None, stats, sweep_cells=sweep_cells, band=band,
+                                        batch_cells=batch_cells)
+            assert (found is not None) == kept, (trial, sweep_cells, band, batch_cells)
             if found is not None:
                 assert is_solution(found, problem) and np.array_equal(found[decided], deduced[decided] > 0)
             if sweep_cells == 0:
                 swept += stats.get("swept", 0)
+            batched += stats.get("batches", 0) < stats.get("parts", 0)
     if shape[0] * shape[1] >= 6:
         assert swept
+    if max(shape) >= 6:  # (a smaller grid seldom falls into two parts)
+        assert batched
 
 
 @pytest.mark.parametrize("shape", [(1, 30), (30, 1), (2, 20), (9, 11)])

@@ -81,6 +81,9 @@ TOTAL_OPEN_CELLS = 100
 #: undoing far-off choices after each conflict (docs/decisions.md, "a large part in bands").
 SWEEP_CELLS = 10_000
 SWEEP_BAND = 5_000
+#: ... and takes the smaller parts, in order, into one solver each up to BATCH_CELLS cells: on a
+#: sparse grid most parts are a few cells, and a solver each cost more than solving them.
+BATCH_CELLS = 2_000
 INSTALL_HINT = "the sat engine needs python-sat: pip install 'recon[sat]'"
 
 #: Is python-sat installed? (Looked up, not imported: the import would slow every command.)
@@ -477,7 +480,7 @@ def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.
     """The differences of nearby clues (`clue_pairs`) on the open cells, each clue counting the
     mines its open cells hold (need, for the clues ks), as arrays: each pair's part, its literals
     end to end, their number and its k. part: each cell's part (-1 where not open); literal:
-    each open cell's literal in its part's model. A pair across two parts is left out (each clue
+    each open cell's literal in its model (its part's batch). A pair across two parts is left out (each clue
     holds whole in its own part there, so the pair adds nothing). None when two clues clash.
     (Arrays, not a list a pair: a million small lists kept Python's collector busy while the
     models were built.)"""
@@ -505,7 +508,8 @@ def _segments(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | None, stats: dict, *,
-                    sweep_cells: int = SWEEP_CELLS, band: int = SWEEP_BAND) -> np.ndarray | None:
+                    sweep_cells: int = SWEEP_CELLS, band: int = SWEEP_BAND,
+                    batch_cells: int = BATCH_CELLS) -> np.ndarray | None:
     """One field of a problem without a total that keeps every deduced value (0 or 1, -1 open),
     or None when there is none (or the values clash with the fixed cells): the caller then asks
     the whole model, so no verdict rests on the deductions. The field is checked against every
@@ -516,7 +520,8 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
     solver over the grid (docs/decisions.md, "one field part by part"). Each part's model holds
     its clues and, as the whole model does, the differences of nearby clues. An open cell no
     clue sees is left empty. A part of more than sweep_cells cells is solved in bands of `band`
-    cells (`_sweep_part`)."""
+    cells (`_sweep_part`); the others go in order into batches of up to batch_cells cells (or
+    one part), a solver each, the parts' literals side by side."""
     value = np.asarray(deduced, dtype=np.int8).ravel().copy()
     if problem.fixed is not None:
         fixed = problem.fixed.ravel()
@@ -545,14 +550,18 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         member_part = row_part[owner[first]]
         order = np.lexsort((members, member_part))
         sizes = np.bincount(member_part, minlength=int(row_part.max()) + 1)
+        batch = _batches(sizes, sweep_cells, batch_cells)
+        batch_sizes = np.bincount(batch, weights=sizes).astype(np.int64)
         part = np.full(problem.cells, -1, dtype=np.int64)
         part[members] = member_part
+        # each open cell's literal in its batch's model: 1, 2, ... by part, then cell
         literal = np.zeros(problem.cells, dtype=np.int64)
-        literal[members[order]] = _within(sizes) + 1
+        literal[members[order]] = _within(batch_sizes) + 1
         pairs = _pairs_by_part(problem, ks, need, part, literal)
         if pairs is None:
             return None
         pair_part, pair_flat, pair_width, pair_k = pairs
+        row_part, pair_part, sizes = batch[row_part], batch[pair_part], batch_sizes  # batches from here on
         pair_start = np.r_[0, np.cumsum(pair_width)[:-1]]
         row_flat, row_width, row_need = literal[cells], width[rows], need[rows]
         row_start = np.r_[0, np.cumsum(row_width)[:-1]]
@@ -562,8 +571,9 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         rows_of = np.split(np.argsort(row_part, kind="stable"), np.cumsum(np.bincount(row_part))[:-1])
         pairs_of = np.split(np.argsort(pair_part, kind="stable"), np.cumsum(np.bincount(pair_part, minlength=sizes.size))[:-1])
         cells_of = np.split(members[order], np.cumsum(sizes)[:-1])
-        stats["parts"] = int(sizes.size)
-        stats["largest_part"] = int(sizes.max())
+        stats["parts"] = int(batch.size)
+        stats["largest_part"] = int(np.bincount(member_part).max())
+        stats["batches"] = int(sizes.size)
         stats["swept"] = 0
         for p in range(sizes.size):
             ri, pj = rows_of[p], pairs_of[p]
@@ -594,6 +604,19 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
     field = field.reshape(problem.shape)
     # (never false yet: the parts hold every clue with an open cell, and the rest is fixed)
     return field if is_solution(field, problem) else None
+
+
+def _batches(sizes: np.ndarray, alone: int, cells: int) -> np.ndarray:
+    """Each part's batch (0, 1, ... in part order): a part of more than `alone` cells is a batch
+    of its own; the others join the batch before them while it holds at most `cells` cells."""
+    batch = np.empty(sizes.size, dtype=np.int64)
+    b, held = -1, cells + 1
+    for p, size in enumerate(sizes.tolist()):
+        if size > alone or held + size > cells:
+            b, held = b + 1, 0
+        batch[p] = b
+        held = cells + 1 if size > alone else held + size
+    return batch
 
 
 def _within(sizes: np.ndarray) -> np.ndarray:
