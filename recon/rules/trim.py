@@ -950,7 +950,9 @@ class Trimmer:
         else:  # some groups may be small enough: each from scratch (this is rare and large)
             bounded, barren = [], set()
             for cells, eqs in self._groups():
-                if len(cells) <= self.max_cells:
+                # (one equation alone bounds its cells only as the single-clue rule does, and
+                # that rule has run: elimination comes after it finds nothing)
+                if len(cells) <= self.max_cells and len(eqs) > 1:
                     # an equation never changes, so a group of the same equations gives nothing again
                     eqs = eqs.tolist()
                     key = frozenset(eqs)
