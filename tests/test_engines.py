@@ -256,6 +256,24 @@ def test_hybrid_with_compiled_trimming_reports_what_the_python_trimmer_does(monk
     assert len(grades) >= 3
 
 
+@pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (6, 8)])
+def test_the_search_state_lists_each_cells_clues_in_order(shape):
+    """backtrack's state lists, for each cell, the clues whose windows hold it, in clue order,
+    and then the total where there is one (a cell no clue sees: the total alone)."""
+    rng = np.random.default_rng(sum(shape) + 9)
+    rows, cols = shape
+    for i in range(12):
+        field = rng.random(shape) < 0.4
+        known = rng.random(shape) < rng.uniform(0.1, 1.0)
+        problem = make_problem(status(field), known, mines=int(field.sum()) if i % 2 else None)
+        search = backtrack._Search(problem)
+        clues = np.flatnonzero(known.ravel()).tolist()
+        for cell in range(field.size):
+            r, c = divmod(cell, cols)
+            expected = [k for k, x in enumerate(clues) if abs(x // cols - r) <= 1 and abs(x % cols - c) <= 1]
+            assert search.cell_clues[cell] == expected + ([len(clues)] if i % 2 else []), (shape, i, cell)
+
+
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 7), (4, 4), (6, 8), (8, 6)])
 def test_hybrid_that_will_not_search_reports_the_compiled_cells_as_the_python_path_does(shape):
     """Where no search follows (more cells open than search_cells), hybrid takes the compiled
