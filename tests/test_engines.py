@@ -306,6 +306,40 @@ def test_hybrid_that_will_not_search_reports_the_compiled_cells_as_the_python_pa
     assert skipped >= 10  # (the path without a search state ran)
 
 
+@pytest.mark.parametrize("shape", [(1, 40), (40, 1), (2, 30), (12, 12)])
+def test_hybrid_that_will_not_search_on_a_sparse_grid_trims_without_its_state(shape):
+    """Where no search follows on a grid of many cells a clue, hybrid trims in Python without
+    its search state: the cells it reports fixed are those of its deductions with the state
+    (`hybrid.deduce`), each holding the planted field's value; clues that clash go the state's
+    way, which names the clash."""
+    from recon.engines import hybrid
+
+    rng = np.random.default_rng(sum(shape) + 17)
+    alone = clashes = 0
+    for i in range(60):
+        field = rng.random(shape) < rng.uniform(0.1, 0.6)
+        known = rng.random(shape) < rng.uniform(0.02, 0.11)
+        clues = rng.integers(0, 7, size=shape) if i % 5 == 0 else status(field)
+        problem = make_problem(clues, known)
+        result = hybrid.solve(problem, limit=3, search_cells=0)
+        search, grade, reason = hybrid.deduce(problem)
+        if search is None:
+            assert result.verdict is Verdict.NONE and result.reason == reason
+            clashes += 1
+            continue
+        state = np.array(search.value, dtype=np.int8).reshape(shape)
+        if result.verdict is not Verdict.UNDECIDED:
+            assert (state >= 0).all() and result.verdict is Verdict.UNIQUE
+            assert np.array_equal(result.solutions[0], state == 1) and result.grade is grade
+            continue
+        assert np.array_equal(result.decided, state >= 0) and np.array_equal(result.partial[result.decided], state[state >= 0] == 1)
+        assert result.grade is Grade.SEARCH and result.reason.startswith("trimming stalls")
+        if i % 5:
+            assert np.array_equal(field[result.decided], result.partial[result.decided])
+        alone += "trimmed" not in result.stats
+    assert alone >= 20 and clashes >= 1
+
+
 @pytest.mark.parametrize("shape", [(3, 17), (17, 3), (9, 13)])
 def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, shape):
     """A time limit that stops trimming gives "undecided" with that reason and no grade (it used

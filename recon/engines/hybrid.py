@@ -35,6 +35,9 @@ COMPILED_INDEX_BYTES = 1 << 30
 #: them costs more than trimming in Python) up to COMPILED_MAX_CELLS cells (docs/decisions.md).
 COMPILED_MIN_CLUES = 60_000
 COMPILED_MAX_CELLS = 1_000_000
+#: Where no search follows, hybrid trims in Python without its search state on a grid of more
+#: than this many cells a clue (docs/decisions.md, "hybrid without its search state").
+STATE_CELLS_PER_CLUE = 3
 
 
 def compiled_pays(problem: Problem, *, min_clues: int = COMPILED_MIN_CLUES, max_cells: int = COMPILED_MAX_CELLS) -> bool:
@@ -81,7 +84,7 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_inde
         stats["trimmer"] = "compiled"
         return search, trimmed[0], None, trimmed[1], value
     stats["trimmer"] = "python"
-    equations = _open_windows(problem, search, value)
+    equations = _open_windows(problem, search.need, value)
     # trimming gets the open cells some clue sees: no rule fixes the others (the total is left to
     # the search), and on a sparse status they are most of the grid (docs/decisions.md)
     unseen = is_open & unseen_open_cells(problem).ravel()
@@ -116,16 +119,32 @@ def _compiled_trim(problem: Problem, max_index_bytes: int):
     return None if grade is None else (grade, fixed.ravel())
 
 
-def _open_windows(problem: Problem, search, value: np.ndarray) -> list[tuple[str, int, int, int, int]]:
+def _python_trim_alone(problem: Problem):
+    """(grade, each cell's value or -1, flat) from the Python trimmer on every clue as given, with
+    no search state before it, or None on a contradiction (the state's path then names it)."""
+    ks = np.flatnonzero(problem.known.ravel())
+    equations = _open_windows(problem, problem.clues.ravel()[ks], np.full(problem.cells, -1, dtype=np.int8))
+    seen = ~unseen_open_cells(problem).ravel()
+    open_cells = np.flatnonzero(seen).tolist()
+    trimmer = _trimmed(problem.shape, open_cells, equations, None, written=False)
+    if trimmer is None:
+        return None
+    fixed = np.full(problem.cells, -1, dtype=np.int8)
+    fixed[seen] = trimmer.values(open_cells)
+    return Grade.SEARCH if not seen.all() else trimmer.grade, fixed
+
+
+def _open_windows(problem: Problem, need, value: np.ndarray) -> list[tuple[str, int, int, int, int]]:
     """Each clue that still has open cells, as trimming takes it (`Trimmer.on_masks`): its name,
     its window's anchor (one row up and one column left), the mask of the window's open cells,
     and the mines they hold. Built for all clues at once: one at a time it was a tenth of a
-    small puzzle's trim. value: the search state's values as an array."""
+    small puzzle's trim. need: each clue's mines still to place (in clue order; a total after
+    them is not read); value: each cell's value, -1 open."""
     ks = np.flatnonzero(problem.known.ravel())
     windows = windows_of(problem.shape, ks)  # 3x3 positions in row-major order, -1 outside
     open_here = (windows >= 0) & (value[windows] < 0)
     masks = open_here.astype(np.int64) @ (1 << np.arange(9))
-    need = np.array(search.need, dtype=np.int64)
+    need = np.asarray(need, dtype=np.int64)
     free = np.flatnonzero(masks)
     r, c = np.divmod(ks[free], problem.shape[1])
     return [(cell_name(y, x), y - 1, x - 1, m, n)
@@ -184,7 +203,8 @@ def solve(
     with more than search_cells cells left open there is no search at all: `solve(engine="auto")`
     sets both and lets SAT or MILP decide what the deductions leave. compiled_trim: see `deduce`;
     where no search can follow, the compiled trimmer's cells are the answer's deduced cells,
-    without the search state (which would add none to them).
+    without the search state (which would add none to them), and so are the Python trimmer's on
+    a grid of more than STATE_CELLS_PER_CLUE cells a clue.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
@@ -192,20 +212,27 @@ def solve(
     deadline = None if time_limit is None else start + time_limit
     stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
     trimmed = None
-    if compiled_trim and deadline is None and search_cells is not None and problem.mines is None:
-        trimmed = _compiled_trim(problem, COMPILED_INDEX_BYTES)
-        compiled_trim = False  # asked once: on a contradiction the Python trimmer names the clash
-        left = -1 if trimmed is None else int(np.count_nonzero(trimmed[1] < 0))
+    if deadline is None and search_cells is not None and problem.mines is None:
+        # Perhaps no search follows. Then no search state is built if trimming alone can say so:
+        # its cells are the single rules' and more, and the state would add nothing to them.
+        alone, trimmer = None, "compiled"
+        if compiled_trim:
+            # (at a million cells the state was more than half of this engine's time)
+            alone = trimmed = _compiled_trim(problem, COMPILED_INDEX_BYTES)
+            compiled_trim = False  # asked once: on a contradiction the Python trimmer names the clash
+        elif problem.fixed is None and problem.cells > STATE_CELLS_PER_CLUE * int(np.count_nonzero(problem.known)):
+            # (the state costs a list entry a cell, trimming a row a clue: on a sparse grid most
+            # cells are seen by no clue)
+            alone, trimmer = _python_trim_alone(problem), "python"
+        left = -1 if alone is None else int(np.count_nonzero(alone[1] < 0))
         if left > search_cells:
-            # no search follows, so no search state is built: trimming's cells are the single
-            # rules' and more, and the state would add nothing to them (at a million cells it
-            # took more than half of this engine's time). Its grade is search here (cells open).
             del stats["trimmed"]  # (which rule fixed a cell is not known without the state)
-            stats.update(trimmer="compiled", deduced=problem.cells - left)
+            stats.update(trimmer=trimmer, deduced=problem.cells - left)
             reason = f"trimming stalls with {left} of {problem.cells} cells open, too many to search here"
-            state = trimmed[1].reshape(problem.shape)
+            state = alone[1].reshape(problem.shape)
+            # (cells are open, so the grade is search)
             return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats, reason,
-                          grade=trimmed[0], decided=state >= 0, partial=state == 1)
+                          grade=alone[0], decided=state >= 0, partial=state == 1)
     search, grade, reason, fixed, before = _trim(problem, deadline, stats, compiled_trim, COMPILED_INDEX_BYTES, trimmed)
     if search is not None and fixed is not None:
         whole = np.where(before >= 0, before, fixed)
