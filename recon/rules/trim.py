@@ -1038,10 +1038,12 @@ class Trimmer:
         if self._group_at is None:
             self._group_at = np.full(self.rows * self.cols, -1, dtype=np.int32)
         group_at = self._group_at
-        cells_of = {e: self._cells(self._ar[e], self._ac[e], self._msk[e])
-                    for e in range(self._grouped, len(alive)) if alive[e]}
+        new = [e for e in range(self._grouped, len(alive)) if alive[e]]
         self._grouped = len(alive)
         redo = {g for e, g in group_of.items() if not alive[e]}
+        cells_of = {}
+        if groups or len(new) < JOIN_AT_ONCE:  # (with no group yet, none is joined again)
+            cells_of = {e: self._cells(self._ar[e], self._ac[e], self._msk[e]) for e in new}
         if cells_of:
             hit = group_at[[x for cells in cells_of.values() for x in cells]]
             redo.update(hit[hit >= 0].tolist())
@@ -1053,8 +1055,8 @@ class Trimmer:
                 del group_of[e]
                 if alive[e]:
                     again.append(e)
-        if len(cells_of) + len(again) >= JOIN_AT_ONCE:
-            made = self._joined([*cells_of, *again])
+        if len(new) + len(again) >= JOIN_AT_ONCE:
+            made = self._joined([*new, *again])
         else:
             for e in again:
                 cells_of[e] = self._cells(self._ar[e], self._ac[e], self._msk[e])
