@@ -278,9 +278,9 @@ def test_the_search_state_lists_each_cells_clues_in_order(shape):
 def test_hybrid_that_will_not_search_reports_the_compiled_cells_as_the_python_path_does(shape):
     """Where no search follows (more cells open than search_cells), hybrid takes the compiled
     trimmer's cells without building its search state: the same verdict, grade, reason and
-    cells fixed (with their values) as the Python trimmer after the single-clue rules, each
-    fixed cell holding its value in every solution (brute force, to 16 cells); on a contradiction the
-    Python trimmer still names the clash."""
+    cells fixed (with their values) as the Python path, each fixed cell holding its value in
+    every solution (brute force, to 16 cells); on a contradiction the Python trimmer still
+    names the clash."""
     pytest.importorskip("numba")
     from recon.engines import hybrid
 

@@ -480,8 +480,9 @@ def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.
     """The differences of nearby clues (`clue_pairs`) on the open cells, each clue counting the
     mines its open cells hold (need, for the clues ks), as arrays: each pair's part, its literals
     end to end, their number and its k. part: each cell's part (-1 where not open); literal:
-    each open cell's literal in its model (its part's batch). A pair across two parts is left out (each clue
-    holds whole in its own part there, so the pair adds nothing). None when two clues clash.
+    each open cell's literal in its model (its part's batch). A pair across two parts is left
+    out (each clue holds whole in its own part there, so the pair adds nothing). None when two
+    clues clash.
     (Arrays, not a list a pair: a million small lists kept Python's collector busy while the
     models were built.)"""
     numbers = np.zeros(problem.cells + 1, dtype=np.int64)
@@ -493,8 +494,8 @@ def _pairs_by_part(problem: Problem, ks: np.ndarray, need: np.ndarray, part: np.
                                                      numbers=numbers)
     if clash is not None:
         return None
-    if not lengths.size:
-        return lengths, flat, lengths, k
+    if not lengths.size:  # (no pair: reduceat below needs one)
+        return lengths, flat, lengths, k  # (all four empty)
     offsets = np.r_[0, np.cumsum(lengths)[:-1]]
     where = part[np.abs(flat) - 1]
     chosen = np.flatnonzero(np.minimum.reduceat(where, offsets) == np.maximum.reduceat(where, offsets))
@@ -550,7 +551,7 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         member_part = row_part[owner[first]]
         order = np.lexsort((members, member_part))
         sizes = np.bincount(member_part, minlength=int(row_part.max()) + 1)
-        batch = _batches(sizes, sweep_cells, batch_cells)
+        batch, largest = _batches(sizes, sweep_cells, batch_cells), int(sizes.max())
         batch_sizes = np.bincount(batch, weights=sizes).astype(np.int64)
         part = np.full(problem.cells, -1, dtype=np.int64)
         part[members] = member_part
@@ -572,7 +573,7 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
         pairs_of = np.split(np.argsort(pair_part, kind="stable"), np.cumsum(np.bincount(pair_part, minlength=sizes.size))[:-1])
         cells_of = np.split(members[order], np.cumsum(sizes)[:-1])
         stats["parts"] = int(batch.size)
-        stats["largest_part"] = int(np.bincount(member_part).max())
+        stats["largest_part"] = largest
         stats["batches"] = int(sizes.size)
         stats["swept"] = 0
         for p in range(sizes.size):
