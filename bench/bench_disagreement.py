@@ -16,6 +16,14 @@ verdict, the exact count and the solutions listed must match. Prints counts; 0 w
 total given about half the time, a number or the total sometimes changed), the exact count and
 every cell's mine probability checked too; a total the board cannot hold must be refused only
 where brute force finds no field.
+
+    python bench/bench_disagreement.py --medium --instances 5000 --seed 1444
+
+--medium takes grids past brute force (strips of up to 400 cells, rectangles up to 44x44), where
+solve takes the paths of large statuses: hybrid asked to deduce with no search after it, once with
+the Python trimmer (on a sparse grid without its search state) and once compiled, each deduced
+cell held by SAT's backbone to be the same in every field; `solve` against SAT alone on the
+verdict; a unique answer the planted field unless a clue was changed.
 """
 
 from __future__ import annotations
@@ -61,9 +69,12 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-cells", type=int, default=16)
     parser.add_argument("--classic", action="store_true", help="classic Minesweeper boards instead of statuses")
+    parser.add_argument("--medium", action="store_true", help="grids past brute force, against SAT's backbone")
     args = parser.parse_args(argv)
     if args.classic:
         return classic(args)
+    if args.medium:
+        return medium(args)
     rng = np.random.default_rng(args.seed)
     cache: dict = {}
     tally: collections.Counter = collections.Counter()
@@ -192,6 +203,59 @@ def classic(args) -> int:
             wrong.append((shape, "; ".join(problems), cells.tolist(), mines))
     return report(args, "classic boards", "kind, verdict", "wrong answers, counts, probabilities or disagreements",
                   tally, wrong, start)
+
+
+def medium(args) -> int:
+    """Random statuses past brute force: what hybrid deduces where no search follows (both
+    trimmers), held to SAT's backbone; the verdicts of `solve` and of SAT alone."""
+    from recon.engines import hybrid, sat
+    from recon.model import is_solution, window_sizes
+
+    rng = np.random.default_rng(args.seed)
+    tally: collections.Counter = collections.Counter()
+    wrong = []
+    start = time.perf_counter()
+    for number in range(args.instances):
+        kind = rng.integers(5)
+        shape = ((1, int(rng.integers(2, 401))), (int(rng.integers(2, 401)), 1), (2, int(rng.integers(2, 201))),
+                 (int(rng.integers(2, 201)), 2), (int(rng.integers(3, 45)), int(rng.integers(3, 45))))[kind]
+        field = rng.random(shape) < rng.choice([0.05, 0.15, 0.3, 0.5, 0.7, 0.9, rng.uniform(0, 1)])
+        known = rng.random(shape) < rng.choice([0.05, 0.15, 0.25, 0.5, 0.8, 1.0, rng.uniform(0, 1)])
+        clues = status(field).astype(np.int64)
+        changed = rng.random() < 0.1
+        if changed:  # maybe no field fits
+            r, c = int(rng.integers(shape[0])), int(rng.integers(shape[1]))
+            known[r, c] = True
+            clues[r, c] = max(0, clues[r, c] + int(rng.choice([-1, 1])))
+        problem = make_problem(np.minimum(clues, window_sizes(shape)).astype(np.uint8), known)
+        where = f"instance {number}, {shape[0]}x{shape[1]}"
+        truth = sat.solve(problem, limit=2).verdict
+        for compiled in (False, True):
+            result = hybrid.solve(problem, search_cells=0, compiled_trim=compiled)
+            tally[f"hybrid ({result.stats.get('trimmer', 'state')}), {result.verdict.value}"] += 1
+            if result.verdict is Verdict.UNDECIDED:
+                if result.decided is None or truth is Verdict.NONE:
+                    continue  # (nothing to hold its cells to)
+                cells = np.flatnonzero(result.decided.ravel())
+                fixed, _, complete = sat.backbone(problem, cells)
+                value = result.partial.ravel()
+                if complete and any(fixed.get(int(x)) != int(value[x]) for x in cells):
+                    wrong.append((where, f"hybrid (compiled={compiled}) deduced a cell that varies or is wrong"))
+            elif result.verdict is not truth or (result.solutions and not is_solution(result.solutions[0], problem)):
+                wrong.append((where, f"hybrid (compiled={compiled}) {result.verdict.value}, SAT {truth.value}"))
+        try:
+            result = solve(problem)
+        except EngineDisagreement as err:
+            tally["disagreement"] += 1
+            wrong.append((where, "disagreement", str(err)[:200]))
+            continue
+        tally[f"solve {result.verdict.value}"] += 1
+        if result.verdict is not truth and result.verdict is not Verdict.UNDECIDED:
+            wrong.append((where, f"solve {result.verdict.value}, SAT {truth.value}"))
+        elif result.verdict is Verdict.UNIQUE and not changed and not (result.solutions[0] == field).all():
+            wrong.append((where, "unique, but not the planted field"))
+    args.max_cells = 44 * 44
+    return report(args, "instances", "engine, verdict", "wrong deductions, verdicts or disagreements", tally, wrong, start)
 
 
 if __name__ == "__main__":

@@ -340,6 +340,36 @@ def test_hybrid_that_will_not_search_on_a_sparse_grid_trims_without_its_state(sh
     assert alone >= 20 and clashes >= 1
 
 
+@pytest.mark.parametrize("shape", [(1, 300), (300, 1), (2, 150), (150, 2), (30, 40)])
+def test_hybrid_cells_where_no_search_follows_hold_in_every_field_past_brute_force(shape):
+    """On grids too large for brute force, each cell hybrid fixes where no search follows, by
+    the Python trimmer (without its search state on a sparse grid) and by the compiled one,
+    holds the same value in every field: SAT's backbone proves it, cell by cell."""
+    pytest.importorskip("pysat")
+    pytest.importorskip("numba")
+    from recon.engines import hybrid, sat
+
+    rng = np.random.default_rng(sum(shape) + 29)
+    checked = alone = 0
+    for i in range(24):
+        field = rng.random(shape) < rng.uniform(0.05, 0.7)
+        known = rng.random(shape) < (rng.uniform(0.03, 0.3) if i % 2 else rng.uniform(0.3, 0.9))
+        problem = make_problem(status(field), known)
+        for compiled in (False, True):
+            result = hybrid.solve(problem, search_cells=0, compiled_trim=compiled)
+            if result.verdict is Verdict.UNIQUE:
+                assert np.array_equal(result.solutions[0], field)  # (deduced to the last cell: the planted one)
+                continue
+            assert result.verdict is Verdict.UNDECIDED, (shape, i)
+            cells = np.flatnonzero(result.decided.ravel())
+            fixed, _, complete = sat.backbone(problem, cells)
+            assert complete
+            assert {int(x): int(result.partial.flat[x]) for x in cells} == {int(x): fixed.get(int(x)) for x in cells}, (shape, i)
+            checked += cells.size
+            alone += "trimmed" not in result.stats and not compiled
+    assert checked > 0 and alone >= 3
+
+
 @pytest.mark.parametrize("shape", [(3, 17), (17, 3), (9, 13)])
 def test_hybrid_says_when_the_time_limit_cut_its_trimming_short(monkeypatch, shape):
     """A time limit that stops trimming gives "undecided" with that reason and no grade (it used
