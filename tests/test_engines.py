@@ -434,6 +434,27 @@ def test_hybrid_deduces_the_same_with_either_trimmer_and_any_index_limit(shape):
     assert {"python", "compiled"} <= ran
 
 
+@pytest.mark.parametrize("shape", [(1, 30_000), (30_000, 1), (2, 15_000), (150, 200)])
+def test_elimination_index_grows_with_the_groups_not_the_grid(shape):
+    """Elimination's index holds a bit per open cell and row of its group: on these grids a
+    bitset over every row would pass 2 MB (tens of thousands of open cells and rows), yet the
+    compiled trimmer runs within 256 KB, and fixes the Python trimmer's cells with its grade."""
+    pytest.importorskip("numba")
+    from recon import compiled
+    from recon.engines import hybrid
+
+    rng = np.random.default_rng(sum(shape))
+    problem = make_problem(status(rng.random(shape) < 0.3), rng.random(shape) < 0.5)
+    python, grade, _ = hybrid.deduce(problem)
+    open_cells = python.value.count(backtrack._UNDECIDED)
+    assert open_cells * (int(problem.known.sum()) // 64) * 8 > 2 << 20  # (a bitset over every row, at the end)
+    stats = {}
+    search, other, _ = hybrid.deduce(problem, stats=stats, compiled_trim=True, max_index_bytes=256 << 10)
+    assert stats["trimmer"] == "compiled" and search.value == python.value and other == grade
+    with pytest.raises(compiled.IndexTooLarge):  # (the bound is still checked)
+        compiled.trim_grade(problem.clues, problem.known, max_index_bytes=8)
+
+
 @pytest.mark.parametrize("shape", [(1, 9), (9, 1), (2, 6), (3, 4), (4, 3)])
 def test_milp_uniqueness_by_farthest_solution_against_brute_force(shape):
     """MILP decides uniqueness by minimising agreement with the first solution (or a given one):

@@ -22,9 +22,11 @@ from .jit import kernel
 # Rows are sparse (about 1 entry in 20 is nonzero at 40x40, though a row spans a third of the
 # columns): row i's columns, increasing, are pc[st[i] : st[i] + ln[i]] and its values pv[...], in
 # a pool where it has room for cp[i] entries; a row that outgrows its room moves to the pool's end
-# (top[0]), and a full pool is compacted. occ[col] is a bitset of the rows with an entry in col, so
-# the rows a column touches are found without looking at the others (sparse rows beat dense ones:
-# docs/decisions.md).
+# (top[0]), and a full pool is compacted. Each column has a bitset of the rows with an entry in
+# it, so the rows a column touches are found without looking at the others (sparse rows beat
+# dense ones: docs/decisions.md). A column's rows are all in its group (elimination never mixes
+# two), and the rows are numbered group by group, so its bitset covers only its group's rows:
+# words seg[col, 1] to seg[col, 2] of the row index, at occ[seg[col, 0] + word].
 _BIG = 2.0**62  # past this a coefficient could overflow: trim_outcome then asks trim (Python integers)
 
 
@@ -40,11 +42,11 @@ def _gcd(a, b):  # pragma: no cover - compiled
 
 
 @kernel
-def _rows_in(occ, col, out):  # pragma: no cover - compiled
+def _rows_in(occ, seg, col, out):  # pragma: no cover - compiled
     """Write the rows with an entry in col to out (increasing); return how many."""
     k = 0
-    for w in range(occ.shape[1]):
-        word = occ[col, w]
+    for w in range(seg[col, 1], seg[col, 2] + 1):
+        word = occ[seg[col, 0] + w]
         while word:
             low = word & (~word + _ONE)
             word ^= low
@@ -54,12 +56,12 @@ def _rows_in(occ, col, out):  # pragma: no cover - compiled
 
 
 @kernel
-def _mark(occ, col, i, on):  # pragma: no cover - compiled
+def _mark(occ, seg, col, i, on):  # pragma: no cover - compiled
     bit = _ONE << np.uint64(i & 63)
     if on:
-        occ[col, i >> 6] |= bit
+        occ[seg[col, 0] + (i >> 6)] |= bit
     else:
-        occ[col, i >> 6] &= ~bit
+        occ[seg[col, 0] + (i >> 6)] &= ~bit
 
 
 @kernel
@@ -128,7 +130,7 @@ def _normalise(pv, st, ln, rhs, mx, i):  # pragma: no cover - compiled
 
 
 @kernel
-def _clear(pc, pv, st, ln, cp, top, occ, rhs, mx, buf_c, buf_v, i, r, col):  # pragma: no cover - compiled
+def _clear(pc, pv, st, ln, cp, top, occ, seg, rhs, mx, buf_c, buf_v, i, r, col):  # pragma: no cover - compiled
     """Take row r's multiple from row i so that row i's entry in col is 0. Returns 0, 1 when a
     coefficient could overflow, 3 when the pool is full. mx[i] bounds the magnitude of row i's
     entries and right side."""
@@ -148,13 +150,13 @@ def _clear(pc, pv, st, ln, cp, top, occ, rhs, mx, buf_c, buf_v, i, r, col):  # p
         elif a == a_end or pc[b] < pc[a]:
             x, v = pc[b], -pv[b] * sf
             b += 1
-            _mark(occ, x, i, True)
+            _mark(occ, seg, x, i, True)
         else:
             x, v = pc[a], pv[a] * sp - pv[b] * sf
             a += 1
             b += 1
             if v == 0:
-                _mark(occ, x, i, False)
+                _mark(occ, seg, x, i, False)
                 continue
         buf_c[k] = x
         buf_v[k] = v
@@ -175,7 +177,7 @@ def _clear(pc, pv, st, ln, cp, top, occ, rhs, mx, buf_c, buf_v, i, r, col):  # p
 
 
 @kernel
-def _reduce(pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, rows_buf, c):  # pragma: no cover - compiled
+def _reduce(pc, pv, st, ln, cp, top, occ, seg, rhs, mx, piv, row_of, buf_c, buf_v, rows_buf, c):  # pragma: no cover - compiled
     """Gaussian elimination, then back substitution, to reduced row echelon form; piv[i] is row
     i's pivot column (-1: none). Each column's pivot is the shortest row that can take it (less
     fill-in; the form is unique whichever). Returns 0, 1 on overflow, 2 when a row reads
@@ -185,7 +187,7 @@ def _reduce(pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, ro
         piv[i] = -1
         mx[i] = max(abs(rhs[i]), 1)
     for col in range(c):
-        k = _rows_in(occ, col, rows_buf)
+        k = _rows_in(occ, seg, col, rows_buf)
         best = -1
         for t in range(k):
             i = rows_buf[t]
@@ -196,7 +198,7 @@ def _reduce(pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, ro
         for t in range(k):  # forward: clear the column in the rows without a pivot only
             i = rows_buf[t]
             if i != best and piv[i] < 0:
-                code = _clear(pc, pv, st, ln, cp, top, occ, rhs, mx, buf_c, buf_v, i, best, col)
+                code = _clear(pc, pv, st, ln, cp, top, occ, seg, rhs, mx, buf_c, buf_v, i, best, col)
                 if code:
                     return code
         piv[best] = col
@@ -210,10 +212,10 @@ def _reduce(pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, ro
         r = row_of[col]
         if r < 0:
             continue
-        k = _rows_in(occ, col, rows_buf)
+        k = _rows_in(occ, seg, col, rows_buf)
         for t in range(k):
             if rows_buf[t] != r:
-                code = _clear(pc, pv, st, ln, cp, top, occ, rhs, mx, buf_c, buf_v, rows_buf[t], r, col)
+                code = _clear(pc, pv, st, ln, cp, top, occ, seg, rhs, mx, buf_c, buf_v, rows_buf[t], r, col)
                 if code:
                     return code
     return 0
@@ -221,7 +223,7 @@ def _reduce(pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, ro
 
 @kernel
 def _substitute_all(
-    pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, lst, rows_buf, hit, gone, cols, vals, k, dirty
+    pc, pv, st, ln, cp, top, occ, seg, rhs, mx, piv, row_of, buf_c, buf_v, lst, rows_buf, hit, gone, cols, vals, k, dirty
 ):  # pragma: no cover - compiled
     """Fix columns cols[:k] to vals[:k] in the reduced form, keeping it reduced. Every column is
     substituted first; only then does a row that lost its pivot take its first cell left as the
@@ -233,13 +235,13 @@ def _substitute_all(
     for t in range(k):
         col = cols[t]
         gone[col] = vals[t]
-        for s in range(_rows_in(occ, col, lst)):
+        for s in range(_rows_in(occ, seg, col, lst)):
             i = lst[s]
             if not hit[i]:
                 hit[i] = True
                 rows_buf[touched] = i
                 touched += 1
-            _mark(occ, col, i, False)
+            _mark(occ, seg, col, i, False)
     for s in range(touched):  # each row that held a fixed column, in one pass
         i = rows_buf[s]
         hit[i] = False
@@ -274,10 +276,10 @@ def _substitute_all(
         new = pc[st[r]]  # its first cell: a column no other row pivots on
         piv[r] = new
         row_of[new] = r
-        for s in range(_rows_in(occ, new, lst)):
+        for s in range(_rows_in(occ, seg, new, lst)):
             i = lst[s]
             if i != r:
-                code = _clear(pc, pv, st, ln, cp, top, occ, rhs, mx, buf_c, buf_v, i, r, new)
+                code = _clear(pc, pv, st, ln, cp, top, occ, seg, rhs, mx, buf_c, buf_v, i, r, new)
                 if code:
                     return code
                 dirty[i] = True

@@ -66,6 +66,18 @@ def _count_open(value):  # pragma: no cover - compiled
 @kernel
 def _group_sizes(active, value, rows, cols, size):  # pragma: no cover - compiled
     """size[x] = the number of open cells in x's group (cells joined by a clue seeing both)."""
+    parent = _group_roots(active, value, rows, cols)
+    count = np.zeros(rows * cols, dtype=np.int64)
+    for x in range(rows * cols):
+        if value[x] < 0:
+            count[parent[x]] += 1
+    for x in range(rows * cols):
+        size[x] = count[parent[x]] if value[x] < 0 else 0
+
+
+@kernel
+def _group_roots(active, value, rows, cols):  # pragma: no cover - compiled
+    """Each open cell's group, as one cell of it (the others' entries are not meaningful)."""
     n = rows * cols
     parent = np.arange(n)
     for k in range(n):
@@ -90,16 +102,13 @@ def _group_sizes(active, value, rows, cols, size):  # pragma: no cover - compile
                     w = parent[w]
                 if u != w:
                     parent[max(u, w)] = min(u, w)
-    count = np.zeros(n, dtype=np.int64)
     for x in range(n):
         if value[x] < 0:
             u = x
             while parent[u] != u:
                 u = parent[u]
             parent[x] = u
-            count[u] += 1
-    for x in range(n):
-        size[x] = count[parent[x]] if value[x] < 0 else 0
+    return parent
 
 
 @kernel
@@ -152,7 +161,7 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
     see `trim_verdict`'s start), else all -1.
     Returns a `Code`: TRIMMED when every cell is fixed, STALLED when the rules stall,
     CONTRADICTION, OUT_OF_ROOM when `capacity` equations or `pool` entries of elimination's rows
-    were not enough, NO_ROOM when elimination's index (a bit per open cell and row) would take
+    were not enough, NO_ROOM when elimination's index (a bit per open cell and row of its group) would take
     more than max_words 64-bit words, OVERFLOW when a coefficient could overflow int64, SEVERAL when a second
     solution flipping a cell of seed's window was found (with seed >= 0: mine is then the field,
     and the puzzle with clue seed had one solution) after the pairwise phase.
@@ -209,19 +218,40 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
     for x in range(n):
         if col_of[x] >= 0:
             cells[col_of[x]] = x
+    # each row's group (that of the open cells it sees: its clue joins them), rows numbered group
+    # by group, so that a column's rows, all in its group, lie in one short run of the index
+    root = _group_roots(active, value, rows, cols)
+    row_group = np.full(n, -1, dtype=np.int64)
+    per = np.zeros(n, dtype=np.int64)
     m = 0
     for k in range(n):
         if active[k]:
             r, q = k // cols, k % cols
-            sees = False
             for i in range(max(r - 1, 0), min(r + 1, rows - 1) + 1):
                 for j in range(max(q - 1, 0), min(q + 1, cols - 1) + 1):
                     if col_of[i * cols + j] >= 0:
-                        sees = True
-            if sees:
+                        row_group[k] = root[i * cols + j]
+            if row_group[k] >= 0:
+                per[row_group[k]] += 1
                 m += 1
-    if c * ((m + 63) // 64) > max_words:
-        return NO_ROOM  # (the index below is the one allocation that grows as columns x rows)
+    first = np.zeros(n, dtype=np.int64)
+    t = 0
+    for x in range(n):
+        if per[x] > 0:
+            first[x] = t
+            t += per[x]
+    # column col's bits for rows i are occ[seg[col, 0] + i // 64], words seg[col, 1] to seg[col, 2]
+    seg = np.empty((c, 3), dtype=np.int64)
+    words = 0
+    for col in range(c):
+        g = root[cells[col]]
+        lo, hi = first[g] >> 6, (first[g] + per[g] - 1) >> 6
+        if per[g] == 0:  # (an open cell no clue sees)
+            lo, hi = 0, -1
+        seg[col, 0], seg[col, 1], seg[col, 2] = words - lo, lo, hi
+        words += hi - lo + 1
+    if words > max_words:
+        return NO_ROOM  # (the index below is the one allocation that grows with the groups' sizes squared)
     # sparse rows (see above), each with room for its 9 cells to start with
     if 9 * m > pool:
         return OUT_OF_ROOM
@@ -231,12 +261,13 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
     ln = np.zeros(m, dtype=np.int64)
     cp = np.full(m, 9, dtype=np.int64)
     top = np.zeros(1, dtype=np.int64)
-    occ = np.zeros((c, (m + 63) // 64), dtype=np.uint64)
+    occ = np.zeros(max(words, 1), dtype=np.uint64)
     rhs = np.zeros(m, dtype=np.int64)
-    i = 0
     for k in range(n):
-        if not active[k]:
+        if row_group[k] < 0:
             continue
+        i = first[row_group[k]]
+        first[row_group[k]] += 1
         r, q = k // cols, k % cols
         need = clue[k]
         s = top[0]
@@ -249,14 +280,12 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
                 elif col_of[x] >= 0:  # row-major cells: the columns come in increasing order
                     pc[s + got] = col_of[x]
                     pv[s + got] = 1
-                    _mark(occ, col_of[x], i, True)
+                    _mark(occ, seg, col_of[x], i, True)
                     got += 1
-        if got > 0:
-            st[i] = s
-            ln[i] = got
-            top[0] = s + 9
-            rhs[i] = need
-            i += 1
+        st[i] = s
+        ln[i] = got
+        top[0] = s + 9
+        rhs[i] = need
     mx = np.empty(m, dtype=np.int64)
     piv = np.full(m, -1, dtype=np.int64)
     row_of = np.full(c, -1, dtype=np.int64)
@@ -266,7 +295,7 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
     rows_buf = np.empty(m, dtype=np.int64)
     hit = np.zeros(m, dtype=np.bool_)
     gone = np.full(c, -1, dtype=np.int8)
-    code = _reduce(pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, rows_buf, c)
+    code = _reduce(pc, pv, st, ln, cp, top, occ, seg, rhs, mx, piv, row_of, buf_c, buf_v, rows_buf, c)
     if code:
         return _TRIM_CODE[code]
     dirty = np.ones(m, dtype=np.bool_)
@@ -306,7 +335,7 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
                 fixed_vals[k] = value[x]
                 k += 1
         code = _substitute_all(
-            pc, pv, st, ln, cp, top, occ, rhs, mx, piv, row_of, buf_c, buf_v, lst, rows_buf, hit, gone, fixed_cols, fixed_vals, k, dirty
+            pc, pv, st, ln, cp, top, occ, seg, rhs, mx, piv, row_of, buf_c, buf_v, lst, rows_buf, hit, gone, fixed_cols, fixed_vals, k, dirty
         )
         if code:
             return _TRIM_CODE[code]
@@ -360,7 +389,7 @@ def trim_outcome(
     window (see _trim). start: cells the pairwise phase fixes anyway (`pairwise_fixed`'s answer
     on this puzzle or one with fewer clues), where it starts. max_cells: elimination runs on
     groups of open cells up to this size, as trim's. max_index_bytes: raise IndexTooLarge rather
-    than let elimination's index (a bit per open cell and row it reduces) take more.
+    than let elimination's index (a bit per open cell and row of its group) take more.
     """
     if solved_with >= 0 and not verdict_only:
         raise ValueError("solved_with needs verdict_only: the cells fixed are not all reported")
