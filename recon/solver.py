@@ -255,7 +255,7 @@ def solve(
     compiled_trim: the hybrid engine trims with the compiled kernels (`recon.compiled`, needs
     numba): the same answers, faster for a batch that pays their loading time once, and on one
     large status. None (the default): where that pays with the kernels in numba's cache
-    (`hybrid.compiled_pays`: from 60,000 clues, up to a million cells); False: in Python.
+    (`hybrid.compiled_pays`: from 60,000 clues, up to 16 million cells); False: in Python.
     case_split: the answer is to be explained: trimming runs (added to the engines if they lack
     it; under "auto" the lead's search stays bounded as without it), and it splits cases where its
     other rules stall, so that its proof (the trace) goes further where it would otherwise leave

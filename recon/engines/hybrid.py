@@ -29,12 +29,13 @@ from . import backtrack
 
 NAME = "hybrid"
 #: The compiled trimmer gives way to the Python one (sparse rows, no index) where elimination's
-#: index of rows by column (a bit per open cell and row) would pass 1 GiB.
+#: index of rows by column (a bit per open cell and row of its group) would pass 1 GiB.
 COMPILED_INDEX_BYTES = 1 << 30
 #: `solve` trims compiled, when the kernels are cached, from this many clues (below it loading
-#: them costs more than trimming in Python) up to COMPILED_MAX_CELLS cells (docs/decisions.md).
+#: them costs more than trimming in Python) up to COMPILED_MAX_CELLS cells, the largest grid
+#: measured (docs/decisions.md).
 COMPILED_MIN_CLUES = 60_000
-COMPILED_MAX_CELLS = 1_000_000
+COMPILED_MAX_CELLS = 16_000_000
 #: Where no search follows, hybrid trims in Python without its search state on a grid of more
 #: than this many cells a clue (docs/decisions.md, "hybrid without its search state").
 STATE_CELLS_PER_CLUE = 3
