@@ -222,7 +222,7 @@ def test_a_part_swept_in_bands_meets_every_constraint_or_has_none():
     """`sat._sweep_part` on chains of "exactly k" constraints over a few consecutive literals
     (both signs, as the clue differences have), against every assignment: a model it returns
     meets every constraint, and it returns None exactly when none does. Bands of 1 to 5
-    literals; a band whose choices before it cannot be extended is widened, and with nothing
+    literals, or of twice the widest constraint's span; a band whose choices before it cannot be extended is widened, and with nothing
     before it left, its failure is a proof."""
     rng = np.random.default_rng(5)
     widened = nones = 0
@@ -243,13 +243,16 @@ def test_a_part_swept_in_bands_meets_every_constraint_or_has_none():
         for lits, k in constraints:
             got = sum(every[:, abs(x) - 1] if x > 0 else ~every[:, abs(x) - 1] for x in lits)
             meets &= got == k
-        for band in (1, 2, 5):
+        reach = max(max(abs(x) for x in lits) - min(abs(x) for x in lits) for lits, _ in constraints)
+        for band, spans in ((1, 0), (2, 0), (5, 0), (1, 2)):
             stats = {}
-            found = sat._sweep_part(*_flat(constraints), size, band, None, stats)
+            found = sat._sweep_part(*_flat(constraints), size, band, None, stats, spans)
             assert (found is None) == (not meets.any()), (trial, band)
             if found is not None:
                 assert found.shape == (size,)
                 assert meets[int("".join("1" if x else "0" for x in found), 2)]
+                # (a band of at least spans * reach + 1 literals)
+                assert stats["bands"] == -(-size // max(band, spans * reach + 1)), (trial, band, spans)
             nones += found is None
             widened += stats.get("widened", 0) > 0
     assert widened and nones
@@ -289,6 +292,7 @@ def test_fields_by_parts_in_bands_are_fields_exactly_where_one_keeps_the_values(
                                                (sat.SWEEP_CELLS, sat.SWEEP_BAND, sat.BATCH_CELLS)):
             stats = {}
             found = sat._field_by_parts(problem, deduced, None, stats, sweep_cells=sweep_cells, band=band,
+                                        band_spans=sat.SWEEP_BAND_SPANS if band == sat.SWEEP_BAND else 0,
                                         batch_cells=batch_cells)
             assert (found is not None) == kept, (trial, sweep_cells, band, batch_cells)
             if found is not None:

@@ -81,6 +81,10 @@ TOTAL_OPEN_CELLS = 100
 #: undoing far-off choices after each conflict (docs/decisions.md, "a large part in bands").
 SWEEP_CELLS = 10_000
 SWEEP_BAND = 5_000
+#: ... or of SWEEP_BAND_SPANS times the widest constraint's span, if more: on a wide grid a band of
+#: 5,000 is narrower than the margin solved again before it (docs/decisions.md, "a band no
+#: narrower than its margin").
+SWEEP_BAND_SPANS = 2
 #: ... and takes the smaller parts, in order, into one solver each up to BATCH_CELLS cells: on a
 #: sparse grid most parts are a few cells, and a solver each cost more than solving them.
 BATCH_CELLS = 2_000
@@ -509,7 +513,7 @@ def _segments(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | None, stats: dict, *,
-                    sweep_cells: int = SWEEP_CELLS, band: int = SWEEP_BAND,
+                    sweep_cells: int = SWEEP_CELLS, band: int = SWEEP_BAND, band_spans: int = SWEEP_BAND_SPANS,
                     batch_cells: int = BATCH_CELLS) -> np.ndarray | None:
     """One field of a problem without a total that keeps every deduced value (0 or 1, -1 open),
     or None when there is none (or the values clash with the fixed cells): the caller then asks
@@ -521,7 +525,7 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
     solver over the grid (docs/decisions.md, "one field part by part"). Each part's model holds
     its clues and, as the whole model does, the differences of nearby clues. An open cell no
     clue sees is left empty. A part of more than sweep_cells cells is solved in bands of `band`
-    cells (`_sweep_part`); the others go in order into batches of up to batch_cells cells (or
+    cells, or `band_spans` spans of its widest constraint if more (`_sweep_part`); the others go in order into batches of up to batch_cells cells (or
     one part), a solver each, the parts' literals side by side."""
     value = np.asarray(deduced, dtype=np.int8).ravel().copy()
     if problem.fixed is not None:
@@ -582,7 +586,7 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
                 flat = np.concatenate([row_flat[_segments(row_start[ri], row_width[ri])],
                                        pair_flat[_segments(pair_start[pj], pair_width[pj])]])
                 found = _sweep_part(flat, np.r_[row_width[ri], pair_width[pj]], np.r_[row_need[ri], pair_k[pj]],
-                                    int(sizes[p]), band, deadline, stats)
+                                    int(sizes[p]), band, deadline, stats, band_spans)
                 if found is None:
                     return None
                 field[cells_of[p]] = found
@@ -626,7 +630,7 @@ def _within(sizes: np.ndarray) -> np.ndarray:
 
 
 def _sweep_part(flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray, size: int, band: int,
-                deadline: float | None, stats: dict) -> np.ndarray | None:
+                deadline: float | None, stats: dict, band_spans: int = 0) -> np.ndarray | None:
     """Values (bool) for literals 1..size meeting every constraint ("exactly counts[i] of
     constraint i's literals", their literals end to end in flat, lengths[i] of them), or None
     when there are none. Raises TimeUp at the deadline.
@@ -635,12 +639,14 @@ def _sweep_part(flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray, size:
     band by band: each band's solver holds every constraint that reaches it, the literals before
     it taken as found and those after it free. A band that cannot be met frees the literals
     before it, a margin that doubles each time; with nothing taken as found, its constraints are
-    some of the part's, and none met means none for the part. stats counts the `bands` solved
-    and the times a band was `widened`."""
+    some of the part's, and none met means none for the part. A band holds `band` literals, or
+    band_spans times the widest constraint's span if more. stats counts the `bands` solved and
+    the times a band was `widened`."""
     starts = np.r_[0, np.cumsum(lengths)[:-1]]
     var = np.abs(flat)
     low, high = np.minimum.reduceat(var, starts), np.maximum.reduceat(var, starts)
     reach = int((high - low).max())
+    band = max(band, band_spans * reach + 1)
     value = np.zeros(size + 1, dtype=np.int64)  # at index literal; 1 a mine
     a = 1
     while a <= size:
