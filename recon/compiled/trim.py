@@ -64,20 +64,20 @@ def _count_open(value):  # pragma: no cover - compiled
 
 
 @kernel
-def _group_sizes(active, value, rows, cols, size):  # pragma: no cover - compiled
-    """size[x] = the number of open cells in x's group (cells joined by a clue seeing both)."""
-    parent = _group_roots(active, value, rows, cols)
-    count = np.zeros(rows * cols, dtype=np.int64)
-    for x in range(rows * cols):
+def _group_sizes(root, value, size):  # pragma: no cover - compiled
+    """size[x] = the number of open cells in x's group (root: `_group_roots`)."""
+    count = np.zeros(value.size, dtype=np.int64)
+    for x in range(value.size):
         if value[x] < 0:
-            count[parent[x]] += 1
-    for x in range(rows * cols):
-        size[x] = count[parent[x]] if value[x] < 0 else 0
+            count[root[x]] += 1
+    for x in range(value.size):
+        size[x] = count[root[x]] if value[x] < 0 else 0
 
 
 @kernel
 def _group_roots(active, value, rows, cols):  # pragma: no cover - compiled
-    """Each open cell's group, as one cell of it (the others' entries are not meaningful)."""
+    """Each open cell's group (cells joined by a clue seeing both), as one cell of it (the
+    others' entries are not meaningful)."""
     n = rows * cols
     parent = np.arange(n)
     for k in range(n):
@@ -199,8 +199,9 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
     open_cells = _count_open(value)
     if open_cells == 0:
         return TRIMMED
+    root = _group_roots(active, value, rows, cols)  # (the groups, for the sizes and the index below)
     if open_cells > max_cells:
-        _group_sizes(active, value, rows, cols, size)
+        _group_sizes(root, value, size)
     # the reduced form of the clue equations on the cells still open, but for groups too large
     col_of = np.full(n, -1, dtype=np.int64)
     c = 0
@@ -220,7 +221,6 @@ def _trim(clue, active, value, size, rows, cols, capacity, pool, max_cells, mine
             cells[col_of[x]] = x
     # each row's group (that of the open cells it sees: its clue joins them), rows numbered group
     # by group, so that a column's rows, all in its group, lie in one short run of the index
-    root = _group_roots(active, value, rows, cols)
     row_group = np.full(n, -1, dtype=np.int64)
     per = np.zeros(n, dtype=np.int64)
     m = 0

@@ -218,7 +218,7 @@ def solve(
         # its cells are the single rules' and more, and the state would add nothing to them.
         alone, trimmer = None, "compiled"
         if compiled_trim:
-            # (at a million cells the state was more than half of this engine's time)
+            # (on a large grid the state is most of this engine's time: docs/decisions.md)
             alone = trimmed = _compiled_trim(problem, COMPILED_INDEX_BYTES)
             compiled_trim = False  # asked once: on a contradiction the Python trimmer names the clash
         elif problem.fixed is None and problem.cells > STATE_CELLS_PER_CLUE * int(np.count_nonzero(problem.known)):

@@ -525,8 +525,9 @@ def _field_by_parts(problem: Problem, deduced: np.ndarray, deadline: float | Non
     solver over the grid (docs/decisions.md, "one field part by part"). Each part's model holds
     its clues and, as the whole model does, the differences of nearby clues. An open cell no
     clue sees is left empty. A part of more than sweep_cells cells is solved in bands of `band`
-    cells, or `band_spans` spans of its widest constraint if more (`_sweep_part`); the others go in order into batches of up to batch_cells cells (or
-    one part), a solver each, the parts' literals side by side."""
+    cells, or `band_spans` spans of its widest constraint if more (`_sweep_part`); the others go
+    in order into batches of up to batch_cells cells (or one part), a solver each, the parts'
+    literals side by side."""
     value = np.asarray(deduced, dtype=np.int8).ravel().copy()
     if problem.fixed is not None:
         fixed = problem.fixed.ravel()
