@@ -234,12 +234,13 @@ def _clash_reason(problem: Problem, a: int, b: int) -> str:
     )
 
 
-def _add_exactly(solver, lits: list[int], k: int) -> None:
-    """Add "exactly k of these literals are true" as two native cardinality constraints."""
+def _add_exactly(solver, lits: list[int], k: int, negated: list[int] | None = None) -> None:
+    """Add "exactly k of these literals are true" as two native cardinality constraints
+    (negated: the literals negated, where the caller has them)."""
     if k < len(lits):
         solver.add_atmost(lits, k)
     if k > 0:
-        solver.add_atmost([-x for x in lits], len(lits) - k)
+        solver.add_atmost([-x for x in lits] if negated is None else negated, len(lits) - k)
 
 
 def _add_guarded(solver, lits: list[int], k: int, guard: list[int], fresh: int) -> int:
@@ -638,11 +639,12 @@ def _sweep_part(flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray, size:
 
     The literals go in row order, so a constraint spans a few rows' literals. They are solved
     band by band: each band's solver holds every constraint that reaches it, the literals before
-    it taken as found and those after it free. A band that cannot be met frees the literals
-    before it, a margin that doubles each time; with nothing taken as found, its constraints are
-    some of the part's, and none met means none for the part. A band holds `band` literals, or
-    band_spans times the widest constraint's span if more. stats counts the `bands` solved and
-    the times a band was `widened`."""
+    it taken as found and those after it free. The margin before the band, whose constraints
+    reach into it, is solved again, its values from the band before tried first. A band that
+    cannot be met frees more literals before it, a margin that doubles each time; with nothing
+    taken as found, its constraints are some of the part's, and none met means none for the
+    part. A band holds `band` literals, or band_spans times the widest constraint's span if
+    more. stats counts the `bands` solved and the times a band was `widened`."""
     starts = np.r_[0, np.cumsum(lengths)[:-1]]
     var = np.abs(flat)
     low, high = np.minimum.reduceat(var, starts), np.maximum.reduceat(var, starts)
@@ -665,14 +667,20 @@ def _sweep_part(flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray, size:
             free = np.bincount(owner, weights=~before, minlength=chosen.size).astype(np.int64)
             answer = False
             if not ((need < 0) | (need > free)).any():
-                local = np.where(lits > 0, v - lo + 1, -(v - lo + 1))[~before].tolist()
+                local = np.where(lits > 0, v - lo + 1, -(v - lo + 1))[~before]
+                local, negated = local.tolist(), (-local).tolist()
                 ends = np.cumsum(free).tolist()
                 solver, quick = _limited_solver(b - lo, deadline)
                 try:
+                    if a > lo:
+                        # the solver tries the values found for the margin first: most of them
+                        # extend into the band, and the search starts near a field
+                        margin_lits = np.arange(1, a - lo + 1)
+                        solver.set_phases(np.where(value[lo:a] > 0, margin_lits, -margin_lits).tolist())
                     begin = 0
                     for end, k in zip(ends, need.tolist()):
                         if end > begin:
-                            _add_exactly(solver, local[begin:end], k)
+                            _add_exactly(solver, local[begin:end], k, negated[begin:end])
                         begin = end
                     answer = _solve_limited(solver, deadline, quick)
                     if answer is None:
