@@ -650,6 +650,10 @@ def _sweep_part(flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray, size:
     low, high = np.minimum.reduceat(var, starts), np.maximum.reduceat(var, starts)
     reach = int((high - low).max())
     band = max(band, band_spans * reach + 1)
+    # the constraints by their first literal, so that a band finds those that reach it without a
+    # pass over them all (a constraint reaching [lo, b) starts in [lo - reach, b))
+    by_low = np.argsort(low, kind="stable")
+    low_sorted = low[by_low]
     value = np.zeros(size + 1, dtype=np.int64)  # at index literal; 1 a mine
     a = 1
     while a <= size:
@@ -657,7 +661,8 @@ def _sweep_part(flat: np.ndarray, lengths: np.ndarray, counts: np.ndarray, size:
         margin = 2 * reach + 1  # the literals before the band whose constraints reach into it, and more
         while True:
             lo = max(1, a - margin)
-            chosen = np.flatnonzero((high >= lo) & (low < b))
+            near = by_low[np.searchsorted(low_sorted, lo - reach):np.searchsorted(low_sorted, b)]
+            chosen = np.sort(near[high[near] >= lo])  # (in their order, as the field found depends on it)
             owner = np.repeat(np.arange(chosen.size), lengths[chosen])
             lits = flat[starts[chosen][owner] + _within(lengths[chosen])]
             v = np.abs(lits)
