@@ -33,6 +33,17 @@ def load_seed_examples() -> dict[str, tuple[np.ndarray, list[np.ndarray]]]:
     return examples
 
 
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's own Ctrl-C handler during the test, as in a process started from a terminal: run
+    as a background job (`cmd &` in a script), the tests start with SIGINT ignored."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.fixture(scope="session")
 def seed_examples():
     return load_seed_examples()
