@@ -33,15 +33,15 @@ def load_seed_examples() -> dict[str, tuple[np.ndarray, list[np.ndarray]]]:
     return examples
 
 
-@pytest.fixture
-def ctrl_c_raises():
-    """Python's own Ctrl-C handler during the test, as in a process started from a terminal: run
-    as a background job (`cmd &` in a script), the tests start with SIGINT ignored."""
+def pytest_configure(config):
+    """Ctrl-C raises, as in a process started from a terminal, where the suite runs as a background
+    job (`cmd &` in a script), which starts with SIGINT ignored: the tests that send a real Ctrl-C,
+    to this process or to a recon they start, would never see it. (A handled signal is reset at
+    exec, so child processes start with Python's own handler too.)"""
     import signal
 
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

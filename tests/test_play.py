@@ -569,11 +569,7 @@ def _recon(*argv: str, **streams):
     import subprocess
     import sys
 
-    # Ctrl-C raises in the child, as in a process started from a terminal, even where these tests
-    # run as a background job (`cmd &` in a script), which starts with SIGINT ignored
-    start = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-             "sys.argv[0] = 'recon'; runpy.run_module('recon', run_name='__main__', alter_sys=True)")
-    return subprocess.Popen([sys.executable, "-c", start, *argv], env=dict(os.environ, TERM="xterm-256color"),
+    return subprocess.Popen([sys.executable, "-m", "recon", *argv], env=dict(os.environ, TERM="xterm-256color"),
                             close_fds=True, **streams)
 
 
@@ -1101,7 +1097,7 @@ def test_a_click_the_count_cannot_settle_in_time_counts_as_a_guess(monkeypatch):
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 @pytest.mark.parametrize("as_json", [False, True])
-def test_an_interrupted_autoplay_run_reports_the_games_it_finished(monkeypatch, ctrl_c_raises, signum, code, as_json):
+def test_an_interrupted_autoplay_run_reports_the_games_it_finished(monkeypatch, signum, code, as_json):
     """Ctrl-C or SIGTERM during game 31: the report covers the first 30 games, which are those a run
     of 30 plays (the games are the run's first ones, in order), and says it was stopped."""
     from recon.play import autoplay

@@ -222,8 +222,8 @@ def test_a_part_swept_in_bands_meets_every_constraint_or_has_none():
     """`sat._sweep_part` on chains of "exactly k" constraints over a few consecutive literals
     (both signs, as the clue differences have), against every assignment: a model it returns
     meets every constraint, and it returns None exactly when none does. Bands of 1 to 5
-    literals, or of twice the widest constraint's span; a band whose choices before it cannot be extended is widened, and with nothing
-    before it left, its failure is a proof."""
+    literals, or of twice the widest constraint's span; a band whose choices before it cannot be
+    extended is widened, and with nothing before it left, its failure is a proof."""
     rng = np.random.default_rng(5)
     widened = nones = 0
     for trial in range(300):

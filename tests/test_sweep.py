@@ -217,8 +217,7 @@ def test_a_file_with_other_columns_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_stopped_sweep_says_where_its_rows_are_and_the_same_command_finishes_it(tmp_path, monkeypatch, ctrl_c_raises,
-                                                                                    signum, code):
+def test_a_stopped_sweep_says_where_its_rows_are_and_the_same_command_finishes_it(tmp_path, monkeypatch, signum, code):
     """Ctrl-C or SIGTERM during trial 11: the 10 finished are rows already, the message says so,
     and the same command runs the other 14 and no row twice."""
     import recon.sweep as sweep_module
