@@ -3,7 +3,9 @@
 Model: one binary variable per cell (``Bounds(0, 1)``, ``integrality=1``), ``A @ x == clues`` for
 the known clues with A from `recon.model.constraint_matrix`.
 
-- The first solve has a zero objective: any solution s.
+- The first solve asks for any solution s: it minimises the mines, but stops at the first
+  solution found (a gap tolerance of 100 %). HiGHS finds one sooner with that objective than with
+  none (docs/decisions.md, "MILP's first solve").
 - Uniqueness, given one solution s: minimise the agreement with s,
   ``f(x) = sum(x[s == 1]) - sum(x[s == 0]) = sum(s) - hamming(x, s)``. s is the only solution
   exactly when the proved optimum is sum(s); any optimum below it is a second solution, the one
@@ -117,10 +119,10 @@ def _model(problem: Problem, values=None):
     return a, b, low, high
 
 
-def _options(deadline: float | None) -> dict[str, object] | None:
-    """HiGHS's options for a solve proved to zero gap, within what is left before the deadline
-    (None: nothing is left)."""
-    options: dict[str, object] = {"disp": False, "presolve": True, "mip_rel_gap": 0.0}
+def _options(deadline: float | None, any_solution: bool = False) -> dict[str, object] | None:
+    """HiGHS's options for a solve proved to zero gap (any_solution: one that stops at the first
+    solution found), within what is left before the deadline (None: nothing is left)."""
+    options: dict[str, object] = {"disp": False, "presolve": True, "mip_rel_gap": 1.0 if any_solution else 0.0}
     if deadline is not None:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
@@ -171,11 +173,12 @@ def backbone(problem: Problem, cells, deadline: float | None = None, values=None
     varying: set[int] = set()
     first = None
     while True:
-        options = _options(deadline)
+        options = _options(deadline, any_solution=first is None)
         if options is None:
             return {}, varying, False
-        goal = np.zeros(n)
+        goal = np.ones(n)  # the first solve: any solution (see the module docstring)
         if first is not None:
+            goal = np.zeros(n)
             asked = np.array(sorted(candidates), dtype=np.intp)
             goal[asked] = 2.0 * first[asked] - 1.0  # agreement with s on them, up to a constant
         res = _highs(deadline, n, goal, options=options, **kwargs)
@@ -258,7 +261,7 @@ def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> 
         return Result(Verdict.UNIQUE, [field], True, NAME, time.perf_counter() - start, stats)
     integrality = np.ones(m)
     bounds = Bounds(low, high)
-    objective = np.zeros(m)
+    objective = np.ones(m)  # the first solve's: any solution (see the module docstring)
 
     def variables(field: np.ndarray) -> np.ndarray:
         return field.ravel() if kept is None else field.ravel()[kept]
@@ -275,7 +278,7 @@ def _solve(problem: Problem, *, limit: int, time_limit: float | None, given) -> 
     exhausted = False
     timed_out = False
     while len(solutions) < limit:
-        options = _options(deadline)
+        options = _options(deadline, any_solution=not solutions)
         if options is None:
             timed_out = True
             break
