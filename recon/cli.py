@@ -32,7 +32,7 @@ from .model import (MAX_CELLS, OPEN, Problem, cell_name, check_size, equations, 
 from .result import EngineDisagreement, EngineError, Grade, Result, Verdict
 from .compiled import AVAILABLE as COMPILED_AVAILABLE
 from .engines.sat import AVAILABLE as SAT_AVAILABLE, Unavailable
-from .solver import ENGINE_CHOICES, TotalTooLarge, plan, solve
+from .solver import ENGINE_CHOICES, CannotTake, TotalTooLarge, plan, solve
 
 #: From this many cells, generation without an extra takes seconds where it would take a fraction
 #: of one with it, so the report says which extra to install (docs/performance.md has the numbers).
@@ -862,13 +862,14 @@ def _solve_for_cli(problem: Problem, command: str, args: argparse.Namespace, std
         plan(problem, engine)  # refuses here, as a usage error, what solve would raise below
     except TotalTooLarge as err:
         raise UsageError(str(err)) from None
-    except ValueError as err:  # an engine that cannot take this input, such as algebra a puzzle
-        if problem.is_full:
-            raise  # not about the input: the command line only offers known engines
-        missing = problem.cells - int(problem.known.sum())
+    except CannotTake as err:  # an engine that cannot take this input, such as algebra a puzzle
         where = "the standard input" if args.file == "-" else args.file
-        raise UsageError(f"{err}, and {where} has {missing} cell(s) without a clue: "
-                         "use --engine auto, or one that takes puzzles") from None
+        if err.needs == "full":
+            missing = problem.cells - int(problem.known.sum())
+            raise UsageError(f"{err}, and {where} has {missing} cell(s) without a clue: "
+                             "use --engine auto, or one that takes puzzles") from None
+        raise UsageError(f"{err}, and {where}, a classic Minesweeper board, has them: "
+                         "use --engine auto, or one that takes classic boards") from None
     explaining = command == "explain" or getattr(args, "explain", False)  # solve adds trimming
     try:
         return solve(problem, engine=engine, max_solutions=args.max_solutions, time_limit=_time_left(args),

@@ -77,6 +77,15 @@ class TotalTooLarge(ValueError):
     """SAT asked for by name on a total over more open cells than sat.TOTAL_OPEN_CELLS."""
 
 
+class CannotTake(ValueError):
+    """An engine asked for by name that cannot take this input: algebra a puzzle, or a classic
+    board's cells given a value or its total. `needs` says which: "full" or "conditions"."""
+
+    def __init__(self, message: str, needs: str):
+        super().__init__(message)
+        self.needs = needs
+
+
 def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[str]:
     """Return the engines to run, first the one whose verdict leads."""
     if isinstance(engine, (list, tuple)):
@@ -115,7 +124,7 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
     if not problem.is_full:
         needs_full = [name for name in names if name in FULL_ONLY]
         if needs_full:
-            raise ValueError(f"engine {needs_full[0]} needs a full status (every cell a clue)")
+            raise CannotTake(f"engine {needs_full[0]} needs a full status (every cell a clue)", "full")
     if sat.NAME in names and not sat.takes_total(problem):
         raise TotalTooLarge(f"engine sat does not take a total over more than {sat.TOTAL_OPEN_CELLS} open cells "
                          "(it cannot keep to a time limit there): use --engine milp or auto")
@@ -123,7 +132,7 @@ def plan(problem: Problem, engine: str | list[str] | tuple[str, ...]) -> list[st
         missing = sorted(conditions(problem) - TAKES[name])
         if missing:
             what = " and ".join({"fixed": "cells given a value", "mines": "a total number of mines"}[c] for c in missing)
-            raise ValueError(f"engine {name} does not take {what}")
+            raise CannotTake(f"engine {name} does not take {what}", "conditions")
     return names
 
 

@@ -153,7 +153,7 @@ def random_argv(rng: random.Random, directory: str, files: list[str]) -> list[st
         elif name == "p" and rng.random() < 0.8:
             argv.append(rng.choice(["0", "20", "50", "100", "101", "x"]))
         elif name != "p":
-            argv.append(rng.choice(["1", "2", "3", "5", "9", "12"] * 4 + ["0", "-1", "x", "10001"]))
+            argv.append(rng.choice(["1", "2", "3", "5", "9", "12"] * 4 + ["0", "-1", "x", "99999999"]))
     for k in range(len(required) + rng.randrange(5)):
         option, takes_value, choices = required[k] if k < len(required) else rng.choice(options)
         argv.append(option)

@@ -628,6 +628,27 @@ def test_a_full_status_engine_on_a_puzzle_is_a_usage_error(tmp_path, monkeypatch
     assert code == 2 and "the standard input has 5 cell(s)" in err
 
 
+@pytest.mark.parametrize("board", ["0000\n", "0\n0\n0\n", "000\n000\n", "11\n11\n", "010\n1?1\n"])
+@pytest.mark.parametrize("total", [[], ["--mines", "0"]])
+def test_algebra_on_a_classic_board_is_a_usage_error(tmp_path, board, total):
+    """--engine algebra on a classic board, whose opened cells are given as empty: exit 2 with what
+    to do instead, also where every cell is opened, so that the board reads as a full status (a
+    fuzzed command line found that an internal error, exit 70). The same board under auto gets
+    an answer."""
+    path = tmp_path / "board.txt"
+    path.write_text(board)
+    code, out, err = run("solve", str(path), "--classic", *total, "--engine", "algebra")
+    assert code == 2 and out == "", err
+    if "?" in board:
+        assert "engine algebra needs a full status" in err and "has 1 cell(s) without a clue" in err
+    else:
+        assert "engine algebra does not take cells given a value" in err and f"{path}, a classic Minesweeper board" in err
+        assert ("and a total number of mines" in err) == bool(total)
+    assert "--engine auto" in err
+    code, _, err = run("solve", str(path), "--classic", *total)
+    assert code in (0, 1, 3), err
+
+
 def test_a_count_of_tens_of_thousands_of_digits_is_written_exactly(tmp_path):
     """2 x 40,000 cells without a clue: 2^80,000 fields, 24,083 digits past the point where str()
     gives way to halving; the text and the JSON give every digit."""
