@@ -177,11 +177,14 @@ def run_argv(argv: list[str]) -> tuple[int, str]:
 
 
 def argv_files(directory: str) -> list[str]:
-    """The inputs `random_argv` picks from, written into directory: a full status, a puzzle, a
-    classic board, a strip, a file with no status in it, then a folder and a file that is not
-    there (these two last)."""
+    """The inputs `random_argv` picks from, written into directory: a full status, two puzzles
+    (the 8x8 search-grade), two classic boards (one after a first click, with its total), a
+    strip, a file with no status in it, then a folder and a file that is not there (these two
+    last)."""
     inputs = {"status.txt": b"011\n122\n122\n", "puzzle.txt": b"?1?\n.2.\n-1-\n",
-              "board.txt": b"# mines: 3\n1?*\n12?\n??1\n", "strip.txt": b"1221\n", "empty.txt": b""}
+              "puzzle8.txt": b"??3?1?1?\n4?4??333\n2?3?3??4\n1???4???\n0?1???44\n?2??324?\n??43?2?2\n?2??4?2?\n",
+              "board.txt": b"# mines: 3\n1?*\n12?\n??1\n", "game.txt": b"# mines: 6\n??????\n??113?\n??1011\n??2100\n???100\n",
+              "strip.txt": b"1221\n", "empty.txt": b""}
     paths = []
     for name, data in inputs.items():
         paths.append(os.path.join(directory, name))
