@@ -26,7 +26,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
-from fuzzing import ANSWERS, COMMANDS, SEEDS, argv_files, judge, mutate, random_argv, run_argv, run_one  # noqa: E402
+from fuzzing import COMMANDS, SEEDS, argv_files, judge, judge_argv, mutate, random_argv, run_argv, run_one  # noqa: E402
 
 
 class Hung(BaseException):
@@ -45,75 +45,68 @@ def main(argv=None):
     parser.add_argument("--hang-seconds", type=int, default=10, help="an input taking longer is a failure")
     parser.add_argument("--argv", action="store_true", help="random command lines instead of malformed inputs")
     args = parser.parse_args(argv)
-    if args.argv:
-        return fuzz_command_lines(args)
     rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = command_lines(rng, tmp) if args.argv else inputs(rng, tmp)
+        return campaign(cases, args.inputs, args.hang_seconds, "command lines" if args.argv else "inputs")
+
+
+def inputs(rng: random.Random, tmp: str):
+    """Malformed inputs, each run through a command: (what it was, a call that runs it and says
+    what went wrong, or None)."""
+    path = os.path.join(tmp, "input.txt")
+    while True:
+        data = rng.choice(SEEDS) if rng.random() < 0.02 else mutate(rng.choice(SEEDS), rng, rng.randint(1, 6))
+        if rng.random() < 0.05:
+            data = bytes(rng.randrange(256) for _ in range(rng.randrange(64)))
+        command = rng.choice(COMMANDS)
+
+        def case(data=data, command=command):
+            code, err = run_one(path, data, command)
+            return code, err, judge(code, err, path)
+
+        yield f"recon {command[0]} {' '.join(command[1:])} on {data[:80]!r}", case
+
+
+def command_lines(rng: random.Random, tmp: str):
+    """Random command lines (tests/fuzzing.py's random_argv), as `inputs` gives its cases."""
+    files = argv_files(tmp)
+    while True:
+        argv = random_argv(rng, tmp, files)
+
+        def case(argv=argv):
+            code, err = run_argv(argv)
+            return code, err, judge_argv(code, err, tmp)
+
+        yield f"recon {' '.join(argv)}", case
+
+
+def campaign(cases, count: int, hang_seconds: int, what: str) -> int:
+    """Run `count` cases, each held to hang_seconds; print the exit statuses and the failures."""
     signal.signal(signal.SIGALRM, _alarm)
     codes: collections.Counter = collections.Counter()
     failures = []
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "input.txt")
-        for i in range(args.inputs):
-            data = rng.choice(SEEDS) if rng.random() < 0.02 else mutate(rng.choice(SEEDS), rng, rng.randint(1, 6))
-            if rng.random() < 0.05:
-                data = bytes(rng.randrange(256) for _ in range(rng.randrange(64)))
-            command = rng.choice(COMMANDS)
-            signal.alarm(args.hang_seconds)
-            try:
-                code, err = run_one(path, data, command)
-                problem = judge(code, err, path)
-            except Hung:
-                code, problem, err = -1, f"took more than {args.hang_seconds} s", ""
-            finally:
-                signal.alarm(0)
-            codes[code] += 1
-            if problem:
-                failures.append((problem, command, data, err.strip().splitlines()[-1:] if err else []))
-    seconds = time.perf_counter() - start
-    print(f"{args.inputs} inputs in {seconds:.0f} s\n")
-    print("| exit | inputs |")
+    for _, (label, case) in zip(range(count), cases):
+        signal.alarm(hang_seconds)
+        try:
+            code, err, problem = case()
+        except Hung:
+            code, problem, err = -1, f"took more than {hang_seconds} s", ""
+        finally:
+            signal.alarm(0)
+        codes[code] += 1
+        if problem:
+            failures.append((problem, label, err.strip().splitlines()[-1:] if err else []))
+    print(f"{count} {what} in {time.perf_counter() - start:.0f} s\n")
+    print(f"| exit | {what} |")
     print("|---|---|")
     for code, n in sorted(codes.items()):
         print(f"| {code} | {n} |")
     print(f"\nfailures: {len(failures)}")
-    for problem, command, data, last in failures[:20]:
-        print(f"- {problem}: recon {command[0]} {' '.join(command[1:])} on {data[:80]!r}: {last}")
+    for problem, label, last in failures[:20]:
+        print(f"- {problem}: {label}: {last}")
     return 1 if failures else 0
-
-
-def fuzz_command_lines(args) -> int:
-    """Random command lines, run in process: the exit statuses counted, failures listed."""
-    rng = random.Random(args.seed)
-    signal.signal(signal.SIGALRM, _alarm)
-    codes: collections.Counter = collections.Counter()
-    failures = []
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        files = argv_files(tmp)
-        for _ in range(args.inputs):
-            argv = random_argv(rng, tmp, files)
-            signal.alarm(args.hang_seconds)
-            try:
-                code, err = run_argv(argv)
-                problem = None if code in ANSWERS and "Traceback" not in err and "internal error" not in err else f"exit {code}"
-            except Hung:
-                code, problem, err = -1, f"took more than {args.hang_seconds} s", ""
-            finally:
-                signal.alarm(0)
-            codes[code] += 1
-            if problem:
-                failures.append((problem, argv, err.strip().splitlines()[-1:] if err else []))
-    print(f"{args.inputs} command lines in {time.perf_counter() - start:.0f} s\n")
-    print("| exit | command lines |")
-    print("|---|---|")
-    for code, n in sorted(codes.items()):
-        print(f"| {code} | {n} |")
-    print(f"\nfailures: {len(failures)}")
-    for problem, argv, last in failures[:20]:
-        print(f"- {problem}: recon {' '.join(argv)}: {last}")
-    return 1 if failures else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

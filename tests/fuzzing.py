@@ -13,6 +13,7 @@ given a value that makes sense or one at an edge, run on small inputs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import io
 import os
@@ -171,9 +172,23 @@ def random_argv(rng: random.Random, directory: str, files: list[str]) -> list[st
 
 
 def run_argv(argv: list[str]) -> tuple[int, str]:
-    """Run a command line in process: (exit status, what it wrote to stderr)."""
+    """Run a command line in process: (exit status, what it wrote to stderr, and what argparse
+    wrote to sys.stderr: its refusals go there)."""
     out, err = io.StringIO(), io.StringIO()
-    return main(argv, stdout=out, stderr=err), err.getvalue()
+    with contextlib.redirect_stderr(io.StringIO()) as parser_err:
+        code = main(argv, stdout=out, stderr=err)
+    return code, err.getvalue() + parser_err.getvalue()
+
+
+def judge_argv(code: int, err: str, directory: str) -> str | None:
+    """What is wrong with how recon took a command line whose files are in directory, or None."""
+    if code not in ANSWERS:
+        return f"exit {code}"
+    if "internal error" in err or "Traceback" in err:
+        return "internal error"
+    if code == 2 and not (err.startswith(("recon", directory)) or "\nrecon" in err):
+        return "a refusal that names neither recon nor the file"
+    return None
 
 
 def argv_files(directory: str) -> list[str]:
