@@ -176,9 +176,8 @@ def backbone(problem: Problem, cells, deadline: float | None = None, values=None
         options = _options(deadline, any_solution=first is None)
         if options is None:
             return {}, varying, False
-        goal = np.ones(n)  # the first solve: any solution (see the module docstring)
+        goal = np.ones(n) if first is None else np.zeros(n)  # first, any solution (the module docstring)
         if first is not None:
-            goal = np.zeros(n)
             asked = np.array(sorted(candidates), dtype=np.intp)
             goal[asked] = 2.0 * first[asked] - 1.0  # agreement with s on them, up to a constant
         res = _highs(deadline, n, goal, options=options, **kwargs)
