@@ -1,12 +1,12 @@
 """The commands against brute force, through the command line and its JSON: `solve`, `count
 --probabilities` and `explain` on one small input give the verdict, the solutions, the count and
 each cell's probability that listing every field gives. The engines are held to brute force in
-test_engines and bench_disagreement; this holds what the commands read and print."""
+test_engines and bench_disagreement; this holds what the commands read and print. (The inputs are
+made with recon's `status`; the oracle is conftest's `brute_force`, which counts windows itself.)"""
 
 from __future__ import annotations
 
 import io
-import itertools
 import json
 from fractions import Fraction
 
@@ -14,22 +14,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import brute_force, keys
+from recon import parse_field, status
 from recon.cli import main
 
 SHAPES = [(1, 1), (1, 5), (1, 9), (5, 1), (9, 1), (2, 2), (2, 5), (5, 2), (3, 3), (3, 4), (4, 3)]
-
-
-def every_field(rows: int, cols: int) -> np.ndarray:
-    """Every field of the shape, as an array (2^cells, rows, cols) of 0/1."""
-    return np.array(list(itertools.product((0, 1), repeat=rows * cols)), dtype=np.int64).reshape(-1, rows, cols)
-
-
-def window_sums(fields: np.ndarray) -> np.ndarray:
-    """The mines in each cell's 3x3 window (the cell included), cells outside counting 0; written
-    here by padding and shifting, not by recon's own status."""
-    padded = np.pad(fields, ((0, 0), (1, 1), (1, 1)))
-    rows, cols = fields.shape[1:]
-    return sum(padded[:, 1 + dy:1 + dy + rows, 1 + dx:1 + dx + cols] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
 
 def run(argv: list[str]) -> tuple[int, dict | None]:
@@ -38,9 +27,9 @@ def run(argv: list[str]) -> tuple[int, dict | None]:
     return code, (json.loads(out.getvalue()) if code in (0, 1, 3) else None)
 
 
-def fields_of(answer: dict) -> set[bytes]:
-    return {np.array([[ch == "x" for ch in row] for row in solution], dtype=np.int64).tobytes()
-            for solution in answer["solutions"]}
+def as_fields(solutions: set[bytes], shape: tuple[int, int]) -> np.ndarray:
+    """brute_force's solutions as an array (solutions, rows, cols) of 0/1."""
+    return np.array([np.frombuffer(f, dtype=bool).reshape(shape) for f in solutions], dtype=np.int64).reshape(-1, *shape)
 
 
 def check(path: str, extra: list[str], matches: np.ndarray, too_large: bool) -> None:
@@ -54,7 +43,7 @@ def check(path: str, extra: list[str], matches: np.ndarray, too_large: bool) -> 
     code, solved = run(["solve", path, "--json", "--max-solutions", "5000", *extra])
     assert solved is not None and solved["verdict"] == want, (code, solved)
     assert solved["count_exact"] and solved["solution_count"] == len(matches)
-    assert fields_of(solved) == {m.tobytes() for m in matches}
+    assert keys(parse_field("\n".join(rows)) for rows in solved["solutions"]) == keys(matches)
     code, counted = run(["count", path, "--json", "--probabilities", *extra])
     assert counted is not None and counted["count_exact"] and int(counted["count"]) == len(matches), counted
     if len(matches):
@@ -71,17 +60,16 @@ def check(path: str, extra: list[str], matches: np.ndarray, too_large: bool) -> 
 def test_a_status_read_and_printed_by_each_command_agrees_with_brute_force(tmp_path, shape, seed, density, shown, wrong):
     rng = np.random.default_rng(seed)
     rows, cols = shape
-    field = (rng.random(shape) < density).astype(np.int64)
-    clues = window_sums(field[None])[0]
+    field = rng.random(shape) < density
+    clues = status(field)
     known = rng.random(shape) < shown
     if wrong:  # a clue that may have no field at all
         y, x = rng.integers(rows), rng.integers(cols)
         clues[y, x], known[y, x] = rng.integers(0, 10), True
     path = tmp_path / "status.txt"
     path.write_text("".join("".join(str(clues[y, x]) if known[y, x] else "?" for x in range(cols)) + "\n" for y in range(rows)))
-    fields = every_field(rows, cols)
-    matches = fields[(window_sums(fields)[:, known] == clues[known]).all(axis=1)]
-    check(str(path), [], matches, bool((clues[known] > window_sums(np.ones((1, *shape), dtype=np.int64))[0][known]).any()))
+    matches = as_fields(brute_force(clues, known), shape)
+    check(str(path), [], matches, bool((clues[known] > status(np.ones(shape, dtype=bool))[known]).any()))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -93,9 +81,9 @@ def test_a_classic_board_read_and_printed_by_each_command_agrees_with_brute_forc
     with a total, the fields hold exactly that many mines."""
     rng = np.random.default_rng(seed)
     rows, cols = shape
-    field = (rng.random(shape) < density).astype(np.int64)
-    numbers = window_sums(field[None])[0] - field
-    shown = (rng.random(shape) < opened) & (field == 0)
+    field = rng.random(shape) < density
+    numbers = status(field) - field
+    shown = (rng.random(shape) < opened) & ~field
     if wrong and shown.any():  # a number that may have no field at all
         y, x = np.argwhere(shown)[rng.integers(shown.sum())]
         numbers[y, x] = rng.integers(0, 9)
@@ -103,9 +91,11 @@ def test_a_classic_board_read_and_printed_by_each_command_agrees_with_brute_forc
     path = tmp_path / "board.txt"
     path.write_text((f"# mines: {mines}\n" if total else "")
                     + "".join("".join(str(numbers[y, x]) if shown[y, x] else "?" for x in range(cols)) + "\n" for y in range(rows)))
-    fields = every_field(rows, cols)
-    fit = (fields[:, shown] == 0).all(axis=1) & ((window_sums(fields) - fields)[:, shown] == numbers[shown]).all(axis=1)
+    # an opened cell is empty, so its number is its status: the board is that partial status with
+    # the opened cells empty (and the total)
+    fields = as_fields(brute_force(numbers, shown), shape)
+    fit = (fields[:, shown] == 0).all(axis=1)
     if total:
         fit &= fields.sum(axis=(1, 2)) == mines
-    around = window_sums(np.ones((1, *shape), dtype=np.int64))[0] - 1
+    around = status(np.ones(shape, dtype=bool)) - 1
     check(str(path), ["--classic"], fields[fit], bool((numbers[shown] > around[shown]).any()))
