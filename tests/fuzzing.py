@@ -93,12 +93,19 @@ def run_one(path: str, data: bytes, command: list[str]) -> tuple[int, str]:
     return code, err.getvalue()
 
 
-def judge(code: int, err: str, path: str) -> str | None:
-    """What is wrong with how recon took a malformed input, or None."""
+def _failed(code: int, err: str) -> str | None:
+    """An exit status that is neither an answer nor a refusal, or an internal error, or None."""
     if code not in ANSWERS:
         return f"exit {code}"
     if "internal error" in err or "Traceback" in err:
         return "internal error"
+    return None
+
+
+def judge(code: int, err: str, path: str) -> str | None:
+    """What is wrong with how recon took a malformed input, or None."""
+    if failed := _failed(code, err):
+        return failed
     if code == 2 and not (err.startswith(path + ":") or err.startswith("recon: ")):
         return "a refusal that names neither the file nor recon"
     return None
@@ -120,7 +127,7 @@ ARGV_OUTS = ("--out", "--field", "--picture", "--plot", "--parquet")
 
 
 @functools.lru_cache(maxsize=1)
-def _options() -> dict[str, tuple[list[str], list[tuple[str, bool, tuple]], list[str]]]:
+def _options() -> dict[str, tuple[list[str], list[tuple[str, bool, tuple]], list[tuple[str, bool, tuple]]]]:
     """For each command of ARGV_COMMANDS: its positionals, its options as (name, takes a value,
     choices), and those it requires, read from recon's parser."""
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
@@ -182,10 +189,8 @@ def run_argv(argv: list[str]) -> tuple[int, str]:
 
 def judge_argv(code: int, err: str, directory: str) -> str | None:
     """What is wrong with how recon took a command line whose files are in directory, or None."""
-    if code not in ANSWERS:
-        return f"exit {code}"
-    if "internal error" in err or "Traceback" in err:
-        return "internal error"
+    if failed := _failed(code, err):
+        return failed
     if code == 2 and not (err.startswith(("recon", directory)) or "\nrecon" in err):
         return "a refusal that names neither recon nor the file"
     return None
