@@ -826,19 +826,22 @@ def test_first_part_gives_a_minimal_elimination_puzzle(monkeypatch, shape, first
         assert starts == []
 
 
-def test_progress_says_when_the_compiled_kernels_load(monkeypatch):
-    """Loading numba's kernels (compiling them, on a first run: 20-40 s) is told to the job's
-    progress callback at once, once."""
+@pytest.mark.parametrize("cold", [True, False])
+def test_progress_says_when_the_compiled_kernels_compile(monkeypatch, cold):
+    """Compiling numba's kernels (a first run: 20-40 s) is told to the job's progress callback at
+    once, once; loading them from numba's cache is not told."""
     numba = pytest.importorskip("numba")
     from recon.compiled import jit
 
     monkeypatch.setattr(jit, "_loaded", False)
+    monkeypatch.setattr(jit, "cached", lambda: not cold)
     monkeypatch.setattr(numba, "njit", lambda **options: (lambda function: function))  # no compiling here
     lines = []
     job = Job(Options(progress=lines.append))
     job.load_kernels()
     job.load_kernels()  # loaded: nothing more to say
-    assert len(lines) == 1 and lines[0].startswith("loading numba's compiled kernels")
+    assert len(lines) == cold and all(line.startswith("compiling numba's kernels") for line in lines)
+    monkeypatch.setattr(jit, "_loaded", False)
     Job(Options()).load_kernels()  # without a callback: silent
 
 

@@ -164,16 +164,17 @@ def is_loaded() -> bool:
 
 
 def load(announce: Callable[[str], None] | None = None) -> None:
-    """Compile every kernel once (numba caches the machine code on disk); tell `announce` first,
-    since a first run takes a while and a caller may want to say why it waits."""
+    """Compile every kernel once (numba caches the machine code on disk). When the cache does not
+    hold them yet, tell `announce` first: a first run takes a while and a caller may want to say
+    why it waits. Loading them from the cache (under a second) is not worth a line."""
     global _loaded
     if _loaded:
         return
     if not AVAILABLE:
         raise RuntimeError("the compiled kernels need numba: pip install 'recon[fast]'")
-    if announce is not None:
-        announce("loading numba's compiled kernels (a first run compiles them as they are first used, up to "
-                 "about 30 s in all on a 2-core machine; later runs load them from numba's cache in about a second)")
+    if announce is not None and not cached():
+        announce("compiling numba's kernels as they are first used (up to about 30 s in all on a 2-core "
+                 "machine, once: later runs load them from numba's cache; `recon warmup` does it ahead)")
     import numba
 
     _import_arraymath_unprobed()
