@@ -189,6 +189,9 @@ def check_writable(shape: tuple[int, int], fmt: str) -> None:
     rows, cols = shape
     if fmt == "hakank" and rows != cols:
         raise ValueError(f"the hakank format holds square grids only, not {rows}x{cols}")
+    if fmt == "hakank" and rows == 1:  # its two lines, a size and a cell, are also a status one wide
+        raise ValueError("a 1x1 grid in the hakank format ('1', then its cell) reads back as a 2x1 status: "
+                         "write it as status")
 
 
 def format_hakank(clues: np.ndarray, known: np.ndarray) -> str:
