@@ -1028,7 +1028,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if certain_mines is not None:
         stderr.write(
             f"{len(certain_mines) + len(certain_empty)} of {problem.cells} cells are certain "
-            f"({len(certain_mines)} mines, {len(certain_empty)} empty)\n"
+            f"({len(certain_mines)} mine{'s' * (len(certain_mines) != 1)}, {len(certain_empty)} empty)\n"
         )
     if not counted.exact:
         return EXIT_UNDECIDED

@@ -736,3 +736,13 @@ def test_solve_names_the_cells_no_clue_sees(tmp_path, shape):
     board.write_text("# mines: 2\n" + "\n".join("".join("1" if (r, c) == (0, 0) else "?" for c in range(shape[1])) for r in range(shape[0])) + "\n")
     code, _, err = run("solve", str(board))
     assert code == 3 and "no clue sees, each" not in err  # (the count's method may name them)
+
+
+@pytest.mark.parametrize("board, mines, words", [("?\n", 1, "1 of 1 cells are certain (1 mine, 0 empty)"),
+                                                  ("?\n", 0, "1 of 1 cells are certain (0 mines, 1 empty)"),
+                                                  ("??\n", 1, "0 of 2 cells are certain (0 mines, 0 empty)")])
+def test_count_says_how_many_cells_are_certain(tmp_path, board, mines, words):
+    path = tmp_path / "b.txt"
+    path.write_text(board)
+    code, _, err = run("count", str(path), "--classic", "--mines", str(mines), "--probabilities")
+    assert code in (0, 3) and words in err, err
