@@ -174,6 +174,34 @@ def test_a_large_grid_is_one_image_of_bounded_size_with_its_mines_where_they_are
     assert checked or cell * pictures.DPI < 3
 
 
+@pytest.mark.parametrize("shape, colours, pixels", [((40, 60), 300, 4), ((1, 700), 5, 2), ((700, 1), 5, 3), ((2, 900), 40, 1),
+                                                    ((1, 1), 1, 30)])
+def test_a_grid_drawn_as_one_image_is_the_rgb_image_pixel_for_pixel(shape, colours, pixels):
+    """A grid too large for numbers is drawn as each cell's index into a palette (a third of the
+    memory of an RGB image, which matplotlib resamples as float RGBA at the picture's size). The
+    pixels are those of matplotlib's own drawing of the RGB image, with up to 300 colours (a long
+    trace's shades), at 1 to 30 pixels a cell."""
+    pytest.importorskip("matplotlib")
+    from recon.io import pictures
+
+    plt = pictures._pyplot()
+    rng = np.random.default_rng(colours)
+    face = rng.random((colours, 3))[rng.integers(0, colours, shape)]
+    drawn = []
+    for show in (pictures._show_colours, lambda ax, f: ax.imshow(f, interpolation="nearest", extent=(0, shape[1], shape[0], 0))):
+        fig = plt.figure(figsize=(shape[1] * pixels / pictures.DPI + 0.2, shape[0] * pixels / pictures.DPI + 0.2), dpi=pictures.DPI)
+        ax = fig.add_axes((0.1 / fig.get_figwidth(), 0.1 / fig.get_figheight(), 1 - 0.2 / fig.get_figwidth(), 1 - 0.2 / fig.get_figheight()))
+        ax.set_xlim(0, shape[1])
+        ax.set_ylim(shape[0], 0)
+        ax.axis("off")
+        show(ax, face)
+        fig.canvas.draw()
+        drawn.append(np.asarray(fig.canvas.buffer_rgba()).copy())
+        plt.close(fig)
+    assert drawn[0].shape == drawn[1].shape and (drawn[0] != 255).any()
+    assert np.array_equal(drawn[0], drawn[1])
+
+
 def test_a_large_heat_map_is_one_image_too(tmp_path):
     """The count's picture of a 70x70 puzzle (one solution: every cell certain): one image, the
     size of the grid plus its colour bar, black where the solution has a mine."""

@@ -96,6 +96,24 @@ def _pyplot():
     return plt
 
 
+def _show_colours(ax, face: np.ndarray) -> None:
+    """Draw a (rows, cols, 3) grid of colours in [0, 1] as one image, one cell a colour: as each
+    cell's index into a palette of the colours used. matplotlib resamples an RGB image to the
+    picture's size as float RGBA, a 1000x1000 grid at 4,000 pixels a side in 1.5 GB; an index
+    plane takes a third of that (docs/decisions.md)."""
+    from matplotlib.colors import ListedColormap, Normalize
+
+    rows, cols = face.shape[:2]
+    rgb = (face * 255).astype(np.uint32)  # truncated, as matplotlib makes bytes of an RGB image
+    codes, index = np.unique((rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2], return_inverse=True)
+    palette = np.stack([codes >> 16, (codes >> 8) & 255, codes & 255], axis=1) / 255
+    # each index k maps to (k + 0.5) / len: the middle of its palette entry, so that a resampled
+    # index a rounding away from k keeps its colour
+    ax.imshow(index.reshape(rows, cols).astype(np.float32), cmap=ListedColormap(palette),
+              norm=Normalize(-0.5, len(codes) - 0.5), interpolation="nearest", interpolation_stage="data",
+              extent=(0, cols, rows, 0), aspect="equal")
+
+
 def _save(plt, fig, path: str) -> tuple[int, int]:
     """Write the figure atomically in the format its suffix names; SVG text stays text. Returns
     its size in pixels, as matplotlib's canvas sizes itself (truncated)."""
@@ -204,7 +222,7 @@ def figure(
                     face[differ] = np.where(field[differ, None], (0.55, 0.0, 0.0), (1.0, 0.45, 0.45))
             if decided is not None:
                 face[~decided[i]] = (0.87, 0.87, 0.87)
-            ax.imshow(face, interpolation="nearest", extent=(0, cols, rows, 0), aspect="equal")
+            _show_colours(ax, face)
             if titles and i < len(titles):
                 ax.set_title(titles[i], fontsize=9)
             continue
@@ -278,7 +296,7 @@ def draw_probabilities(path: str, problem: Problem, probabilities: np.ndarray | 
         elif known_cells is not None:
             face[known_cells & (known_values == 1)] = (0.07, 0.07, 0.07)
             face[known_cells & (known_values == 0)] = (1.0, 1.0, 1.0)
-        ax.imshow(face, interpolation="nearest", extent=(0, cols, rows, 0), aspect="equal")
+        _show_colours(ax, face)
     for r in range(0 if image else rows):
         for c in range(cols):
             clue = str(int(problem.clues[r, c])) if problem.known[r, c] else ""
