@@ -968,8 +968,9 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     certain_mines = certain_empty = None
     facts = _Facts()
     if probs is not None:
-        certain_mines = [cell_name(r, c) for r, row in enumerate(probs) for c, p in enumerate(row) if facts(p)[2] == 1]
-        certain_empty = [cell_name(r, c) for r, row in enumerate(probs) for c, p in enumerate(row) if facts(p)[2] == 0]
+        kinds = np.array([[facts(p)[2] for p in row] for row in probs], dtype=np.int8).reshape(problem.shape)
+        certain_mines, certain_empty = ([cell_name(r, c) for r, c in zip(*(a.tolist() for a in np.nonzero(kinds == k)))]
+                                        for k in (1, 0))
     if args.json:
         rows, cols = problem.shape
         payload = {

@@ -418,6 +418,16 @@ class Solutions:
         if self.count == 0 or not self.count_exact:
             return None
         rows, cols = self.problem.shape
+        made: dict[tuple[int, int], Fraction] = {}
+
+        def fraction(num: int, den: int) -> Fraction:
+            # cells of equal odds share one object: a unique field's million cells are two
+            # Fractions, not a million, which its readers (the count's output) take once each
+            key = (num, den)
+            if key not in made:
+                made[key] = Fraction(num, den)
+            return made[key]
+
         if self.kind == "invertible":
             num = self.base.astype(object)
             den = 1
@@ -428,7 +438,7 @@ class Solutions:
             weight1 = self.valid1.astype(int)
             total = weight0 + weight1
             num = (x0 * weight0 + x1 * weight1).astype(object)
-            prob = [[Fraction(int(num[i, j]), int(total[j])) for j in range(num.shape[1])] for i in range(num.shape[0])]
+            prob = [[fraction(int(num[i, j]), int(total[j])) for j in range(num.shape[1])] for i in range(num.shape[0])]
             return [list(r) for r in zip(*prob)] if self.transposed else prob
         else:
             if self.count * rows * cols > 50_000_000:
@@ -438,7 +448,7 @@ class Solutions:
                 return None
             num = np.sum(fields, axis=0).astype(object)
             den = self.count
-        return [[Fraction(int(num[i, j]), den) for j in range(cols)] for i in range(rows)]
+        return [[fraction(int(num[i, j]), den) for j in range(cols)] for i in range(rows)]
 
 
 def _product_indices(sizes: list[int]):
