@@ -24,8 +24,8 @@ import numpy as np
 
 from .. import compiled
 from ..model import Problem, cell_name, unseen_open_cells, windows_of
-from ..result import Grade, Result, TimeUp, Verdict
-from . import backtrack
+from ..result import EngineError, Grade, Result, TimeUp, Verdict
+from . import backtrack, child
 
 NAME = "hybrid"
 #: The compiled trimmer gives way to the Python one (sparse rows, no index) where elimination's
@@ -39,6 +39,8 @@ COMPILED_MAX_CELLS = 16_000_000
 #: Where no search follows, hybrid trims in Python without its search state on a grid of more
 #: than this many cells a clue (docs/decisions.md, "hybrid without its search state").
 STATE_CELLS_PER_CLUE = 3
+#: `_compiled_trim`'s answer when its child was stopped at the deadline.
+TIMED_OUT = "timed out"
 
 
 def compiled_pays(problem: Problem, *, min_clues: int = COMPILED_MIN_CLUES, max_cells: int = COMPILED_MAX_CELLS) -> bool:
@@ -58,8 +60,9 @@ def deduce(
     (None, grade, reason) when the clues contradict. The grade is basic, advanced, elimination or
     search. compiled_trim: trim with `recon.compiled` (the same cells, faster once loaded, but
     loading costs a fresh process about a second), unless its index would pass max_index_bytes,
-    the problem has fixed cells (it takes clues alone) or there is a deadline (it cannot stop
-    part way, the Python trimmer can). stats["trimmer"] says which one ran."""
+    the problem has fixed cells (it takes clues alone) or there is a deadline and no child
+    process to run it in (it cannot stop part way, the Python trimmer can: `_compiled_trim`).
+    stats["trimmer"] says which one ran."""
     stats = {} if stats is None else stats
     search, grade, reason, fixed, _ = _trim(problem, deadline, stats, compiled_trim, max_index_bytes)
     if fixed is None:
@@ -79,8 +82,11 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_inde
     is_open = value == backtrack._UNDECIDED
     if not is_open.any():
         return search, Grade.BASIC, None, None, value
-    if trimmed is None and compiled_trim and deadline is None:
-        trimmed = _compiled_trim(problem, max_index_bytes)
+    if trimmed is None and compiled_trim:
+        trimmed = _compiled_trim(problem, max_index_bytes, deadline)
+    if trimmed is TIMED_OUT:  # (nothing it fixed is known)
+        stats.update(trimmer="compiled", trim_timed_out=True)
+        return search, None, None, value.copy(), value
     if trimmed is not None:
         stats["trimmer"] = "compiled"
         return search, trimmed[0], None, trimmed[1], value
@@ -106,15 +112,31 @@ def _trim(problem: Problem, deadline, stats: dict, compiled_trim: bool, max_inde
     return search, Grade.SEARCH if unseen.any() else trimmer.grade, None, fixed, value
 
 
-def _compiled_trim(problem: Problem, max_index_bytes: int):
+def _compiled_trim(problem: Problem, max_index_bytes: int, deadline: float | None = None):
     """(grade, each cell's value or -1, flat) from the compiled trimmer, or None where it does not
     take the problem (fixed cells: it takes clues alone) or gives way to the Python trimmer: on
     a contradiction, which the Python one names, or an index past max_index_bytes. Its cells
-    include all that the single-clue rules fix; its grade never says basic (the caller tells)."""
+    include all that the single-clue rules fix; its grade never says basic (the caller tells).
+    It cannot stop part way: under a deadline it runs in a forked child, stopped at the deadline
+    (TIMED_OUT then), and where no child can be had the Python trimmer, which stops, runs instead."""
     if not compiled.AVAILABLE or problem.fixed is not None:
         return None
+    if deadline is None:
+        return _compiled_trim_grade(problem.clues, problem.known, max_index_bytes)
+    if not child.can_fork():
+        return None
+    compiled.load()  # here, not in the child: it inherits the kernels, and this process keeps them
     try:
-        grade, fixed = compiled.trim_grade(problem.clues, problem.known, max_index_bytes=max_index_bytes)
+        answered, answer = child.run(_compiled_trim_grade, (problem.clues, problem.known, max_index_bytes), deadline)
+    except child.ChildFailed as err:
+        raise EngineError(f"the compiled trimmer failed in its process: {err}") from None
+    return answer if answered else TIMED_OUT
+
+
+def _compiled_trim_grade(clues: np.ndarray, known: np.ndarray, max_index_bytes: int):
+    """`_compiled_trim`'s answer, worked out in this process."""
+    try:
+        grade, fixed = compiled.trim_grade(clues, known, max_index_bytes=max_index_bytes)
     except compiled.IndexTooLarge:
         return None
     return None if grade is None else (grade, fixed.ravel())
@@ -213,14 +235,19 @@ def solve(
     deadline = None if time_limit is None else start + time_limit
     stats = {"deduced": 0, "trimmed": 0, "nodes": 0}
     trimmed = None
-    if deadline is None and search_cells is not None and problem.mines is None:
+    if search_cells is not None and problem.mines is None and (deadline is None or compiled_trim):
         # Perhaps no search follows. Then no search state is built if trimming alone can say so:
         # its cells are the single rules' and more, and the state would add nothing to them.
         alone, trimmer = None, "compiled"
         if compiled_trim:
             # (on a large grid the state is most of this engine's time: docs/decisions.md)
-            alone = trimmed = _compiled_trim(problem, COMPILED_INDEX_BYTES)
+            alone = trimmed = _compiled_trim(problem, COMPILED_INDEX_BYTES, deadline)
             compiled_trim = False  # asked once: on a contradiction the Python trimmer names the clash
+            if alone is TIMED_OUT:
+                del stats["trimmed"]
+                stats.update(trimmer=trimmer, trim_timed_out=True)
+                return Result(Verdict.UNDECIDED, [], False, NAME, time.perf_counter() - start, stats,
+                              "the time limit was reached while trimming")
         elif problem.fixed is None and problem.cells > STATE_CELLS_PER_CLUE * int(np.count_nonzero(problem.known)):
             # (the state costs a list entry a cell, trimming a row a clue: on a sparse grid most
             # cells are seen by no clue)

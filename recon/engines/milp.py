@@ -20,7 +20,6 @@ the known clues with A from `recon.model.constraint_matrix`.
 
 from __future__ import annotations
 
-import sys
 import time
 import warnings
 
@@ -28,7 +27,7 @@ import numpy as np
 
 from ..model import OPEN, Problem, constraint_matrix, impossible_clue_reason, is_solution
 from ..result import EngineError, Result, Verdict
-from . import unseen
+from . import child, unseen
 
 NAME = "milp"
 
@@ -39,62 +38,33 @@ HIGHS_OVERRUN = 0.3
 #: under a deadline it is off (scipy passes options it does not know to HiGHS as they are).
 DEADLINE_OPTIONS = {"mip_heuristic_run_feasibility_jump": False}
 #: ... and its rounds of cuts at the root look at it too seldom on a large model: past CHILD_CELLS
-#: cells, a solve runs HiGHS in a forked process of its own, stopped CHILD_GRACE seconds after
-#: the deadline if it has not answered (docs/performance.md, "Time limits"). Without a deadline
-#: too: HiGHS in process holds off SIGTERM and Ctrl-C until it returns, which on a large model
-#: was never. Only on Linux, and not from a daemonic process (a worker of multiprocessing's Pool
-#: or of Dask), which may have no children.
+#: cells, a solve runs HiGHS in a forked process of its own (`child`), stopped shortly after the
+#: deadline if it has not answered (docs/performance.md, "Time limits"). Without a deadline too:
+#: HiGHS in process holds off SIGTERM and Ctrl-C until it returns, which on a large model was never.
 CHILD_CELLS = 10_000
-CHILD_GRACE = 0.05
 
 
 def _highs(deadline: float | None, cells: int, *args, **kwargs):
-    """scipy's milp(*args, **kwargs); on more than CHILD_CELLS cells, in a forked child, and None
-    when the child has not answered by the deadline (it is killed, as it is when the wait is
-    interrupted)."""
-    import multiprocessing
-
+    """scipy's milp(*args, **kwargs); on more than CHILD_CELLS cells, in a forked child where one
+    can be had, and None when the child has not answered by the deadline."""
     from scipy.optimize import milp
 
     with warnings.catch_warnings():  # (that it passes them on; an older HiGHS without the option skips it)
         warnings.filterwarnings("ignore", message="Unrecognized options detected")
-        if (cells <= CHILD_CELLS or not sys.platform.startswith("linux")
-                or multiprocessing.current_process().daemon):
+        if cells <= CHILD_CELLS or not child.can_fork():
             return milp(*args, **kwargs)
-        context = multiprocessing.get_context("fork")
-        receive, send = context.Pipe(duplex=False)
-        child = context.Process(target=_child, args=(send, args, kwargs), daemon=True)
-        # (Python 3.12 on warns of forking a process with threads, such as BLAS's: the child only
-        # runs HiGHS and sends its answer back)
-        warnings.simplefilter("ignore", DeprecationWarning)
-        child.start()
-    send.close()
-    try:
-        wait = None if deadline is None else max(deadline - time.perf_counter(), 0) + CHILD_GRACE
-        if not receive.poll(wait):
-            return None
-        ok, answer = receive.recv()
-    except EOFError:
-        raise EngineError("scipy.optimize.milp's process ended without an answer") from None
-    finally:
-        child.kill()
-        child.join()
-        receive.close()
-    if not ok:
-        raise EngineError(f"scipy.optimize.milp failed in its process: {answer}")
-    return answer
+        try:  # (the child is forked inside these filters, and keeps them)
+            answered, answer = child.run(_milp, (args, kwargs), deadline)
+        except child.ChildFailed as err:
+            raise EngineError(f"scipy.optimize.milp failed in its process: {err}") from None
+    return answer if answered else None
 
 
-def _child(send, args, kwargs) -> None:
-    """HiGHS in the forked child (forked inside _highs's warning filters, which it keeps)."""
+def _milp(args, kwargs):
+    """HiGHS, as the child runs it."""
     from scipy.optimize import milp
 
-    try:
-        answer = (True, milp(*args, **kwargs))
-    except Exception as err:  # (told to the parent, which raises it as an engine error)
-        answer = (False, f"{type(err).__name__}: {err}")
-    send.send(answer)
-    send.close()
+    return milp(*args, **kwargs)
 
 
 def _model(problem: Problem, values=None):
