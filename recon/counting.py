@@ -69,7 +69,8 @@ SPLIT_MARGIN = 2
 #: wide has been counted along it (docs/decisions.md, 11-29).
 FRONTIER_WIDTH = 22
 #: The first pass (super cells, then dynamic programming along the frontier) gets at most this
-#: share of the time limit, or QUICK_SECONDS without one, before SAT's backbone and the
+#: share of the time limit, or QUICK_SECONDS without one, counted once the deduction has run
+#: (on a million cells the deduction took most of it), before SAT's backbone and the
 #: enumerators take over: on a search-grade puzzle with one large group of open cells it took
 #: the whole time limit, leaving none for the backbone, which proves its one solution at once
 #: (docs/decisions.md, "Measurements behind the constants").
@@ -151,7 +152,7 @@ def _enumerated(problem: Problem, limit: int, time_limit: float | None) -> tuple
 
 def count_solutions(
     problem: Problem, *, probabilities: bool = False, limit: int = 100_000, time_limit: float | None = None,
-    super_cells: bool = True, crosscheck: bool = True, progress=None,
+    super_cells: bool = True, crosscheck: bool = True, progress=None, compiled_trim: bool | None = None,
 ) -> Count:
     """Count the solutions of a status exactly (or give a lower bound past the limit).
     super_cells: count a partial status by super cells first (see _by_super_cells); False goes
@@ -159,7 +160,8 @@ def count_solutions(
     crosscheck: count a small partial status again by plain enumeration (a player asking move
     after move, whose counts the tests hold to brute force, leaves it out). progress: called with
     a line saying where the count is, at most once a PROGRESS_SECONDS (the command line shows it
-    on a terminal)."""
+    on a terminal). compiled_trim: deduce with the compiled trimmer (`hybrid.deduce`; the same
+    cells); None: where it pays (`hybrid.compiled_pays`)."""
     start = time.perf_counter()
     rows, cols = problem.shape
     if problem.is_full and not problem.has_conditions:
@@ -201,11 +203,14 @@ def count_solutions(
     # deduction from the clues and fixed cells, once for every pass (the total comes in when the
     # groups are combined)
     plain = problem if problem.mines is None else make_problem(problem.clues, problem.known, problem.fixed)
-    search, _, _ = hybrid.deduce(plain, deadline)
+    compiled_trim = hybrid.compiled_pays(plain) if compiled_trim is None else compiled_trim
+    search, _, _ = hybrid.deduce(plain, deadline, compiled_trim=compiled_trim)
     # first by super cells alone, which counts most boards at once; SAT's backbone and the
     # enumerators that follow are for the groups that do not yield to it
     n, exhausted, tally, method, varies, groups = _NOT_COUNTED
-    quick_end = start + quick
+    quick_end = time.perf_counter() + quick  # from here: the deduction is not the first pass's
+    if deadline is not None:
+        quick_end = min(quick_end, deadline)
     if super_cells:
         n, exhausted, tally, method, varies, groups = _by_groups(problem, search, limit, quick_end, quick=True,
                                                                   progress=progress, states=min(limit, QUICK_STATES))
