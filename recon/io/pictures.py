@@ -104,8 +104,11 @@ def _show_colours(ax, face: np.ndarray) -> None:
     from matplotlib.colors import ListedColormap, Normalize
 
     rows, cols = face.shape[:2]
-    rgb = (face * 255).astype(np.uint32)  # truncated, as matplotlib makes bytes of an RGB image
-    codes, index = np.unique((rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2], return_inverse=True)
+    packed = np.zeros((rows, cols), dtype=np.uint32)  # a channel at a time: 16 million cells are drawn
+    for k, shift in enumerate((16, 8, 0)):
+        packed |= (face[..., k] * 255).astype(np.uint32) << shift  # truncated, as matplotlib makes bytes
+    codes = np.unique(packed)
+    index = np.searchsorted(codes, packed)
     palette = np.stack([codes >> 16, (codes >> 8) & 255, codes & 255], axis=1) / 255
     # each index k maps to (k + 0.5) / len: the middle of its palette entry, so that a resampled
     # index a rounding away from k keeps its colour
