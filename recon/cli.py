@@ -968,7 +968,7 @@ def cmd_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     certain_mines = certain_empty = None
     facts = _Facts()
     if probs is not None:
-        kinds = np.array([[facts(p)[2] for p in row] for row in probs], dtype=np.int8).reshape(problem.shape)
+        kinds = np.array([[facts(p)[2] for p in row] for row in probs], dtype=np.int8)
         certain_mines, certain_empty = ([cell_name(r, c) for r, c in zip(*(a.tolist() for a in np.nonzero(kinds == k)))]
                                         for k in (1, 0))
     if args.json:
