@@ -14,6 +14,12 @@ Medians over seeds, in process; "finished" counts the inputs whose proof fixed e
 
 The search puzzles only, with each budget of ways (`explain --ways N`) in turn: the time, the
 ways the splits followed and how many proofs finished.
+
+    python bench/bench_explain_cases.py --seeds 3 --sizes 30,50,60 --compiled
+
+Both inputs with splits, their ways followed in Python against `recon.compiled.split_ways`
+(trim.solve's `compiled` False and True, the kernels loaded first), in one run: the times, the
+ways followed, and whether the two proofs are the same word for word.
 """
 
 from __future__ import annotations
@@ -41,9 +47,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--sizes", default="10,20,30,50")
     parser.add_argument("--ways", type=int, nargs="+", help="instead: the search puzzles with each budget of ways")
+    parser.add_argument("--compiled", action="store_true", help="instead: splits followed in Python against compiled")
     args = parser.parse_args()
     if args.ways:
         return budgets(args)
+    if args.compiled:
+        return compiled(args)
     print("| size | input | without splits | with splits | ratio | finished without / with |")
     print("|---|---|---|---|---|---|")
     for n in (int(s) for s in args.sizes.split(",")):
@@ -62,6 +71,35 @@ def main() -> None:
             after = statistics.median(r[1][0] for r in rows)
             done = f"{sum(r[0][1] for r in rows)} / {sum(r[1][1] for r in rows)} of {len(rows)}"
             print(f"| {n}x{n} | {kind} | {before:.3f} s | {after:.3f} s | {after / before:.1f} | {done} |", flush=True)
+
+
+def inputs(n: int, seed: int):
+    """The two inputs of size n for a seed: (kind, problem)."""
+    rng = np.random.default_rng(seed)
+    field = rng.random((n, n)) < 0.4
+    yield "ambiguous", make_problem(status(field), rng.random((n, n)) > 0.6)
+    puzzle = generate_puzzle(n, n, 40, np.random.default_rng(seed), difficulty="search")
+    yield "search", make_problem(puzzle.clues, puzzle.known)
+
+
+def compiled(args) -> None:
+    """Each input's splits followed in Python and compiled, alternately (the table in performance.md)."""
+    from recon import compiled as kernels
+
+    kernels.load()
+    print("| size | input | Python | compiled | ratio | ways followed | same proof |")
+    print("|---|---|---|---|---|---|---|")
+    for n in (int(s) for s in args.sizes.split(",")):
+        for seed in range(args.seeds):
+            for kind, problem in inputs(n, seed):
+                times, traces = {}, {}
+                for way in (False, True):
+                    start = time.perf_counter()
+                    result = trim.solve(problem, cases=True, compiled=way)
+                    times[way], traces[way] = time.perf_counter() - start, [step.text for step in result.trace]
+                ratio = times[False] / times[True]
+                print(f"| {n}x{n} seed {seed} | {kind} | {times[False]:.2f} s | {times[True]:.2f} s | {ratio:.2f} | "
+                      f"{result.stats['ways']:,} | {'yes' if traces[False] == traces[True] else 'NO'} |", flush=True)
 
 
 def budgets(args) -> None:

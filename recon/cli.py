@@ -1367,10 +1367,12 @@ def cmd_warmup(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         generate_puzzle(side, side, 50, np.random.default_rng(1), difficulty=difficulty, options=options)
     # groups too large for elimination (from about 55x55 up) are joined by a kernel no 12x12 reaches
     compiled.LargeGroup(np.ones((3, 3), dtype=bool), np.ones((3, 3), dtype=bool), 1).still_too_large(np.arange(9) > 0)
-    # and the classic player's rules, which auto mode runs compiled on large boards
-    from .compiled.pairwise import sweep_fixed
+    # and the classic player's rules, which auto mode runs compiled on large boards, and the
+    # ways of explain's case splits
+    from .compiled.pairwise import split_ways, sweep_fixed
 
     sweep_fixed(np.zeros((3, 3), dtype=np.int8), np.eye(3, dtype=bool), np.where(np.eye(3), 0, OPEN).astype(np.int8))
+    split_ways((1, 2), [("a", 0, 0, 3, 1)], [0, 1], [0, 1], 1, [0, 1])
     stdout.write(f"compiled kernels {'were already in' if was else 'written to'} numba's cache: "
                  f"{time.perf_counter() - start:.1f} s\n")
     return 0

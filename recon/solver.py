@@ -262,9 +262,10 @@ def solve(
         ['___/_x_', '_x_/___']
 
     compiled_trim: the hybrid engine trims with the compiled kernels (`recon.compiled`, needs
-    numba): the same answers, faster for a batch that pays their loading time once, and on one
-    large status. None (the default): where that pays with the kernels in numba's cache
-    (`hybrid.compiled_pays`: from 60,000 clues, up to 16 million cells); False: in Python.
+    numba), and the trim engine follows its case splits' ways with them: the same answers,
+    faster for a batch that pays their loading time once, and on one large status. None (the
+    default): where that pays with the kernels in numba's cache (`hybrid.compiled_pays`: from
+    60,000 clues, up to 16 million cells; `trim.split_probe`: after 800 splits); False: in Python.
     case_split: the answer is to be explained: trimming runs (added to the engines if they lack
     it; under "auto" the lead's search stays bounded as without it), and it splits cases where its
     other rules stall, so that its proof (the trace) goes further where it would otherwise leave
@@ -306,7 +307,7 @@ def solve(
         if name == trim.NAME and case_split and not any(r.verdict is Verdict.MULTIPLE for r in results.values()):
             # with several solutions (found by the lead, or by the checker where the lead left
             # the question open) no split can finish the proof
-            options.update(cases=True, ways=case_ways)
+            options.update(cases=True, ways=case_ways, compiled=compiled_trim)
         if fallback and i == 0:
             options["search_seconds"] = LEAD_SEARCH_SECONDS + LEAD_PER_CELL * problem.cells
             # (with a total, most open cells are seen by it alone: the search lists their fields

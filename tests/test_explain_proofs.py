@@ -221,3 +221,58 @@ def test_splits_stopped_by_the_time_limit_say_so(tmp_path):
     result.engines["trim"] = cut
     result.decided, result.partial = cut.decided, cut.partial
     assert "It stopped at the time limit (--time-limit)." in explanation(result, problem)
+
+
+@pytest.mark.parametrize("shape", [(1, 40), (40, 1), (2, 30), (9, 11), (14, 14)])
+def test_case_splits_followed_compiled_give_the_same_proof(shape):
+    """Each case split's ways followed by `recon.compiled.split_ways` (the trimmer's split_probe)
+    instead of the trimmer's own loop: the same cells fixed, the same proof word for word, the
+    same ways counted and the same contradiction, with the proof and without, on random partial
+    statuses (one solution, several, none), some with fixed cells or a total; and the trim
+    engine's answer is the same with its `compiled` option on and off. (The splits' ways are
+    followed in their own boxes, so the same holds on a grid of any size.)"""
+    pytest.importorskip("numba")
+    from collections import Counter
+
+    from recon import compiled
+    from recon.engines import trim
+    from recon.model import OPEN, make_problem, status
+    from recon.rules.trim import Contradiction, Trimmer
+
+    def outcome(problem, proof, probe):
+        trimmer = Trimmer(problem, cases=True, proof=proof, ways=4000, split_probe=probe)
+        clash = None
+        try:
+            trimmer.load()
+            trimmer.run()
+        except Contradiction as stop:
+            clash = stop.step.text
+        return clash, trimmer.value.tolist(), trimmer.ways_left, trimmer.out_of_ways, [s.text for s in trimmer.steps]
+
+    rng = np.random.default_rng(shape[0] * 100 + shape[1])
+    seen = Counter()
+    for _ in range(14):
+        field = rng.random(shape) < rng.uniform(0.2, 0.6)
+        clues = status(field)
+        known = rng.random(shape) < rng.uniform(0.35, 0.8)
+        if rng.random() < 0.25:  # a clue one off: often no solution
+            x = rng.integers(field.size)
+            clues.flat[x] = min(clues.flat[x] + 1, 9)
+        fixed = np.where(rng.random(shape) < 0.1, field, OPEN).astype(np.int8) if rng.random() < 0.3 else None
+        mines = int(field.sum()) if rng.random() < 0.3 else None
+        problem = make_problem(clues, known, fixed, mines)
+        for proof in (False, True):
+            probed = []
+
+            def probe(*split):
+                probed.append(split)
+                return compiled.split_ways(*split)
+
+            expected = outcome(problem, proof, None)
+            assert outcome(problem, proof, probe) == expected
+            seen["splits"] += len(probed)
+            seen["clash" if expected[0] else "no clash"] += 1
+            seen["case-split step"] += any(text.startswith("split ") for text in expected[4])
+        assert trim.solve(problem, cases=True, compiled=True).trace == trim.solve(problem, cases=True, compiled=False).trace
+    # (on a strip one cell wide no split fixed a cell: the pairwise rules had taken all there was)
+    assert seen["splits"] and seen["clash"] and seen["no clash"] and (seen["case-split step"] or 1 in shape), seen

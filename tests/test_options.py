@@ -112,6 +112,30 @@ def test_solve_chooses_hybrids_trimmer_by_its_argument_and_the_same_answer_eithe
             solve(np.ones((2, 2), dtype=int), compiled_trim=bad)
 
 
+def test_the_trim_engine_follows_case_splits_compiled_as_its_option_says(monkeypatch):
+    """trim.split_probe: False, none; True, compiled from the first split; None, from the
+    COMPILED_AFTER_SPLITS-th where the kernels are cached or loaded, else none. Before its turn
+    the probe answers None, so that the trimmer follows the ways itself; then the kernel's answer."""
+    from recon.engines import trim
+
+    assert trim.split_probe(False) is None
+    assert trim.split_probe(True).after == 0
+    for available, ready, after in ((True, True, trim.COMPILED_AFTER_SPLITS), (True, False, None), (False, True, None)):
+        monkeypatch.setattr(compiled, "AVAILABLE", available)
+        monkeypatch.setattr(compiled, "cached", lambda: ready)
+        monkeypatch.setattr(compiled, "is_loaded", lambda: False)
+        probe = trim.split_probe(None)
+        assert (probe and probe.after) == after
+    monkeypatch.undo()
+    pytest.importorskip("numba")
+    split = ((1, 3), [("a", 0, 0, 0b111, 1), ("b", 0, 0, 0b011, 1)], [0, 1, 2], [0, 1, 2], 1, [0, 1, 2])
+    probe = trim._SplitProbe(2)
+    assert [probe(*split) for _ in range(3)] == [None, None, compiled.split_ways(*split)]
+    # a: one mine among three cells; b: one among the first two. Splitting a, the mine in the
+    # first or second cell holds (the third empty), in the third it leaves b none: three ways, two hold
+    assert compiled.split_ways(*split) == (3, 2, {2: 0})
+
+
 @pytest.mark.parametrize("items, links", [(10, 4), (40, 25), (200, 150)])
 def test_groups_are_scipys_connected_components(items, links):
     rng = np.random.default_rng(items)

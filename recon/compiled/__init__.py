@@ -3,7 +3,7 @@
 | module | speeds up | Python rule |
 |---|---|---|
 | basic | the single-clue rules, 64 puzzles at once, and the basic removal loop | recon.rules.closure |
-| pairwise | the subset and overlap rules, whole grid or near one clue; a Minesweeper player's rules opening what they prove safe | recon.rules.trim, recon.rules.sweeper |
+| pairwise | the subset and overlap rules, whole grid or near one clue; the ways of a case split; a Minesweeper player's rules opening what they prove safe | recon.rules.trim, recon.rules.sweeper |
 | elimination | exact elimination on a sparse reduced form | recon.rules.trim |
 | search | a short search for a second solution near a removed clue | (a complete engine decides) |
 | trim | the rules above alternating, as trimming runs them | recon.rules.trim |
@@ -21,7 +21,8 @@ from .jit import AVAILABLE, cached, is_loaded, load
 # compiles (a full-status solve, a count) a twentieth of a second at start-up
 _WHERE = {
     "closures64": "basic", "remove_clues_basic": "basic",
-    "must_stay": "pairwise", "pairwise_fixed": "pairwise", "pairwise_window_fixed": "pairwise", "window_fixed_nearby": "pairwise",
+    "must_stay": "pairwise", "pairwise_fixed": "pairwise", "pairwise_window_fixed": "pairwise", "split_ways": "pairwise",
+    "window_fixed_nearby": "pairwise",
     "SEARCH_BUDGET": "trim", "IndexTooLarge": "trim", "LargeGroup": "trim", "Outcome": "trim", "trim_grade": "trim", "trim_outcome": "trim",
     "trim_verdict": "trim", "trims_fully": "trim",
 }
@@ -36,5 +37,5 @@ def __getattr__(name: str):
 
 __all__ = [
     "AVAILABLE", "SEARCH_BUDGET", "cached", "IndexTooLarge", "LargeGroup", "Outcome", "closures64", "is_loaded", "load", "must_stay",
-    "pairwise_fixed", "pairwise_window_fixed", "remove_clues_basic", "trim_grade", "trim_outcome", "trim_verdict", "trims_fully", "window_fixed_nearby",
+    "pairwise_fixed", "pairwise_window_fixed", "remove_clues_basic", "split_ways", "trim_grade", "trim_outcome", "trim_verdict", "trims_fully", "window_fixed_nearby",
 ]

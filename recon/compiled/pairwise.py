@@ -349,6 +349,84 @@ def _pairwise_fixpoint(clue, active, value, rows, cols, capacity, watch):  # pra
 
 
 @kernel
+def _split_ways(rows, cols, anc, msk, cnt, start, cells, mines, watch, capacity, alike):  # pragma: no cover - compiled
+    """The ways of one case split (`recon.rules.trim.Trimmer._split`, its loop over the ways,
+    without the proof): for each way to place `mines` mines among `cells` (flat indices, ways in
+    itertools.combinations' order), the equations (anchor index, 3x3 mask, count; the split one
+    first) are stored on a box of rows x cols cells (value `start`: OPEN on the equations'
+    cells), the way's cells fixed in order, and the basic and pairwise rules run to their
+    fixpoint: the way fails on a contradiction, else holds. alike (int8, a cell each): the value
+    every way that holds gave a cell of `watch`, else OPEN. As the Python loop does, it stops
+    before following a way once two ways hold and no cell is alike. Returns (code, ways
+    followed, ways that hold); code 1 when `capacity` equations were not enough."""
+    n, k = cells.size, mines
+    pick = np.arange(k)
+    alike[:] = OPEN
+    ways = held = same = 0
+    while True:
+        if held >= 2 and same == 0:
+            return 0, ways, held
+        ways += 1
+        anc_, msk_, cnt_, alive, nxt, head, meta = _equation_store(capacity, rows * cols)
+        value = start.copy()
+        for i in range(anc.size):
+            _eq_add(anc[i] // cols, anc[i] % cols, msk[i], cnt[i], anc_, msk_, cnt_, alive, nxt, head, meta, cols)
+        j = 0
+        for t in range(n):
+            if meta[2]:
+                break
+            chosen = j < k and pick[j] == t
+            if chosen:
+                j += 1
+            _fix(cells[t], 1 if chosen else 0, value, anc_, msk_, cnt_, alive, nxt, head, meta, rows, cols)
+        if not meta[2]:
+            _pairwise_run(0, value, rows, cols, anc_, msk_, cnt_, alive, nxt, head, meta)
+        if meta[1]:
+            return 1, ways, held
+        if not meta[2]:  # the way holds
+            for x in watch:
+                if held == 0 and value[x] >= 0:
+                    alike[x] = value[x]
+                    same += 1
+                elif held > 0 and alike[x] >= 0 and value[x] != alike[x]:
+                    alike[x] = OPEN
+                    same -= 1
+            held += 1
+        i = k - 1  # the next way: itertools.combinations' order
+        while i >= 0 and pick[i] == n - k + i:
+            i -= 1
+        if i < 0:
+            return 0, ways, held
+        pick[i] += 1
+        for t in range(i + 1, k):
+            pick[t] = pick[t - 1] + 1
+
+
+def split_ways(shape, equations, open_cells, cells, mines, watch):
+    """`_split_ways` on a case split's box (`recon.rules.trim.Trimmer._split` passes it as its
+    `split_probe`): shape (rows, cols); equations (name, anchor row, anchor column, 3x3 mask,
+    count), the split one first; open_cells, the equations' cells; cells, the split equation's
+    cells in order; watch, the cells whose agreement counts. Returns (ways followed, ways that
+    hold, {cell: value} for each cell of watch that every way that holds fixed alike)."""
+    load()
+    rows, cols = shape
+    anc = np.array([ar * cols + ac for _, ar, ac, _, _ in equations], dtype=np.int64)
+    msk = np.array([mask for _, _, _, mask, _ in equations], dtype=np.int64)
+    cnt = np.array([count for *_, count in equations], dtype=np.int64)
+    start = np.zeros(rows * cols, dtype=np.int8)
+    start[np.asarray(open_cells, dtype=np.int64)] = OPEN
+    at = np.asarray(cells, dtype=np.int64)
+    seen = np.asarray(watch, dtype=np.int64)
+    alike = np.empty(rows * cols, dtype=np.int8)
+    capacity = _equations_room(rows * cols)
+    while True:
+        code, ways, held = _split_ways(rows, cols, anc, msk, cnt, start, at, mines, seen, capacity, alike)
+        if code == 0:
+            return ways, held, {int(x): int(alike[x]) for x in seen if alike[x] >= 0}
+        capacity *= 4  # out of room for derived equations: again with more
+
+
+@kernel
 def _sweep_run(number, opened, value, rows, cols, capacity):  # pragma: no cover - compiled
     """A Minesweeper player's basic and pairwise rules to their fixpoint, each cell they prove
     safe opened as they go: its number (its 3x3 count, the cell being empty) joins as one more

@@ -14,20 +14,55 @@ from ..model import Problem
 from ..result import Grade, Result, TimeUp, Verdict
 
 NAME = "trim"
+#: With compiled=None and the kernels in numba's cache, the case splits follow their ways
+#: compiled from this split on: before it, loading the kernels would cost more than it saves
+#: (docs/performance.md, "Case splits compiled").
+COMPILED_AFTER_SPLITS = 800
+
+
+class _SplitProbe:
+    """The trimmer's split_probe: the ways of the first `after` splits are followed in Python
+    (None), the rest by `recon.compiled.split_ways`."""
+
+    def __init__(self, after: int):
+        self.after = after
+        self.splits = 0
+
+    def __call__(self, *split):
+        self.splits += 1
+        if self.splits <= self.after:
+            return None
+        from .. import compiled
+
+        return compiled.split_ways(*split)
+
+
+def split_probe(compiled: bool | None):
+    """The probe for `Trimmer(split_probe=...)`: compiled True, from the first split (numba
+    needed); None, where numba's cache holds the kernels (or they are loaded), from the
+    COMPILED_AFTER_SPLITS-th; False, none. The proof and every answer are the same either way."""
+    from .. import compiled as kernels
+
+    if compiled is None:
+        compiled = kernels.AVAILABLE and (kernels.is_loaded() or kernels.cached())
+        return _SplitProbe(COMPILED_AFTER_SPLITS) if compiled else None
+    return _SplitProbe(0) if compiled else None
 
 
 def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int | None = None,
-          cases: bool = False, ways: int | None = None) -> Result:
+          cases: bool = False, ways: int | None = None, compiled: bool | None = None) -> Result:
     """Trim the problem; unique when every cell is fixed, none on a contradiction, else undecided.
     max_cells: elimination runs on connected groups of open cells up to this size (default:
     rules.trim.ELIMINATION_MAX_CELLS). cases: split
     cases where the other rules stall (a longer proof, grade search, where a search would decide).
     ways: the most ways the splits follow in all (default: rules.trim.case_budget); the stats say
-    how many they followed and whether a split was left for want of more."""
+    how many they followed and whether a split was left for want of more. compiled: follow the
+    splits' ways with `recon.compiled` (`split_probe`): the same proof, faster."""
     from ..rules.trim import BASIC, ELIMINATION_MAX_CELLS, GRADES, Contradiction, Trimmer  # loaded when used
 
     start = time.perf_counter()
-    trimmer = Trimmer(problem, ELIMINATION_MAX_CELLS if max_cells is None else max_cells, cases=cases, ways=ways)
+    trimmer = Trimmer(problem, ELIMINATION_MAX_CELLS if max_cells is None else max_cells, cases=cases, ways=ways,
+                      split_probe=split_probe(compiled) if cases else None)
     budget = trimmer.ways_left
     reason = None
     verdict = Verdict.UNDECIDED

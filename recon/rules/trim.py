@@ -47,6 +47,7 @@ and one equation fewer changes those rows, so a puzzle can yield more to it with
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -353,10 +354,13 @@ class Trimmer:
     cases: split cases (`rule_cases`) when every other rule stalls: a proof a person can follow
     further, where the solvers would search instead. ways: how many ways the splits may follow
     in all (default: `case_budget` of the grid); `out_of_ways` says whether they ran out.
+    split_probe: follows a split's ways without the proof, in its place (`recon.compiled`'s
+    `split_ways`, which the trim engine passes; the same answers, faster); when it returns None,
+    the ways are followed here.
     """
 
     def __init__(self, problem: Problem, max_cells: int = ELIMINATION_MAX_CELLS, *, proof: bool = True,
-                 cases: bool = False, ways: int | None = None):
+                 cases: bool = False, ways: int | None = None, split_probe: Callable | None = None):
         """Every cell open but the fixed ones (substituted into the clues); a total number of
         mines is used by `rule_total` once the other rules stall."""
         rows, cols = problem.shape
@@ -377,6 +381,7 @@ class Trimmer:
         open_cells = range(rows * cols) if fixed is None else [x for x in range(rows * cols) if fixed[x] == OPEN]
         self._setup(problem.shape, open_cells, clues, max_cells, proof)
         self.cases = cases
+        self._probe = split_probe
         if ways is not None:
             if isinstance(ways, bool) or not isinstance(ways, (int, np.integer)) or ways < 0:
                 raise ValueError(f"ways must be a whole number >= 0, got {ways!r}")
@@ -475,6 +480,7 @@ class Trimmer:
         # the ways case splits may still follow, and whether a split was refused for want of them
         self.ways_left = case_budget(self.rows, self.cols)
         self.out_of_ways = False
+        self._probe: Callable | None = None
 
     # -- reading the state -----------------------------------------------------------------
     @property
@@ -1340,22 +1346,31 @@ class Trimmer:
         for r in range(max(0, ar - reach), min(self.rows, ar + reach + 1)):
             for c in range(max(0, ac - reach), min(cols, ac + reach + 1)):
                 around += [f for f in self._at[(r + 2) * self._wide + c + 2] or () if self._alive[f] and f != e]
-        equations = [(self._names[self._label[f]], self._cells(self._ar[f], self._ac[f], self._msk[f]), self._cnt[f])
-                     for f in [e, *sorted(around)]]
-        region = sorted({x for _, eq_cells, _ in equations for x in eq_cells})
+        near = [e, *sorted(around)]
+        anchors, masks = [self._ar[f] for f in near], [self._msk[f] for f in near]
+        region = sorted({x for f in near for x in self._cells(self._ar[f], self._ac[f], self._msk[f])})
         # each way is followed on the region's bounding box alone (a trimmer over the whole grid
         # made and counted a list of every cell per way: most of explain's time on a large sparse
-        # status); its steps name the cells as on the grid
-        r0, c0 = min(x // cols for x in region), min(x % cols for x in region)
-        wide = max(x % cols for x in region) - c0 + 1
+        # status); its steps name the cells as on the grid. A mask starts in its anchor's row and
+        # column, so the box starts at the least anchor row and column
+        r0, c0 = min(anchors), min(self._ac[f] for f in near)
+        wide = max(self._ac[f] + _WIDTH[m] for f, m in zip(near, masks)) - c0
         local = {x: (x // cols - r0) * wide + x % cols - c0 for x in region}
-        box = (max(x // cols for x in region) - r0 + 1, wide)
+        box = (max(r + _HEIGHT[m] for r, m in zip(anchors, masks)) - r0, wide)
         open_here = [local[x] for x in region]
-        # the equations as masks on the box, made once for every way
-        rows = [(label, *_in_window([local[x] for x in eq_cells], wide), count) for label, eq_cells, count in equations]
+        # the equations as masks on the box (the same masks, anchored on it), made once for every way
+        rows = [(self._names[self._label[f]], self._ar[f] - r0, self._ac[f] - c0, self._msk[f], self._cnt[f]) for f in near]
         cases, held = [], 0  # the ways followed; how many of them hold
         alike: dict[int, int] = {}  # open cell -> the value every way that holds gave it alike
-        for way in combinations(cells, self._cnt[e]):
+        probed = None
+        if not proof and self._probe is not None:  # (every cell of a live equation is open)
+            probed = self._probe(box, rows, open_here, [local[x] for x in cells], self._cnt[e], open_here)
+        if probed is not None:  # the same loop, compiled: it says what held, not how
+            followed, held, same = probed
+            self.ways_left -= followed
+            on_grid = {i: x for x, i in local.items()}
+            alike = {on_grid[i]: v for i, v in same.items()}
+        for way in () if probed is not None else combinations(cells, self._cnt[e]):
             if held >= 2 and not alike:
                 return False  # two ways that hold already disagree on every cell: nothing to fix
             if not proof:  # the budget counts the ways followed (rule_cases saw that all of them fit)
