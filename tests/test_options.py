@@ -114,18 +114,18 @@ def test_solve_chooses_hybrids_trimmer_by_its_argument_and_the_same_answer_eithe
 
 def test_the_trim_engine_follows_case_splits_compiled_as_its_option_says(monkeypatch):
     """trim.split_probe: False, none; True, compiled from the first split; None, from the
-    COMPILED_AFTER_SPLITS-th where the kernels are cached or loaded, else none. Before its turn
-    the probe answers None, so that the trimmer follows the ways itself; then the kernel's answer."""
+    COMPILED_AFTER_SPLITS-th where the kernels are cached or loaded, else none; without numba,
+    none. Before its turn the probe answers None, so that the trimmer follows the ways itself;
+    then the kernel's answer."""
     from recon.engines import trim
 
-    assert trim.split_probe(False) is None
-    assert trim.split_probe(True).after == 0
-    for available, ready, after in ((True, True, trim.COMPILED_AFTER_SPLITS), (True, False, None), (False, True, None)):
+    for available, ready, expected in ((True, True, (None, 0, trim.COMPILED_AFTER_SPLITS)),
+                                       (True, False, (None, 0, None)), (False, True, (None, None, None))):
         monkeypatch.setattr(compiled, "AVAILABLE", available)
         monkeypatch.setattr(compiled, "cached", lambda: ready)
         monkeypatch.setattr(compiled, "is_loaded", lambda: False)
-        probe = trim.split_probe(None)
-        assert (probe and probe.after) == after
+        probes = [trim.split_probe(choice) for choice in (False, True, None)]
+        assert tuple(probe and probe.after for probe in probes) == expected
     monkeypatch.undo()
     pytest.importorskip("numba")
     split = ((1, 3), [("a", 0, 0, 0b111, 1), ("b", 0, 0, 0b011, 1)], [0, 1, 2], [0, 1, 2], 1, [0, 1, 2])

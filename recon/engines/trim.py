@@ -38,15 +38,15 @@ class _SplitProbe:
 
 
 def split_probe(compiled: bool | None):
-    """The probe for `Trimmer(split_probe=...)`: compiled True, from the first split (numba
-    needed); None, where numba's cache holds the kernels (or they are loaded), from the
-    COMPILED_AFTER_SPLITS-th; False, none. The proof and every answer are the same either way."""
+    """The probe for `Trimmer(split_probe=...)`: compiled True, from the first split; None, where
+    numba's cache holds the kernels (or they are loaded), from the COMPILED_AFTER_SPLITS-th;
+    False, or without numba, none (as hybrid's compiled_trim). The proof and every answer are
+    the same either way."""
     from .. import compiled as kernels
 
-    if compiled is None:
-        compiled = kernels.AVAILABLE and (kernels.is_loaded() or kernels.cached())
-        return _SplitProbe(COMPILED_AFTER_SPLITS) if compiled else None
-    return _SplitProbe(0) if compiled else None
+    if not (compiled or compiled is None and (kernels.is_loaded() or kernels.cached())) or not kernels.AVAILABLE:
+        return None
+    return _SplitProbe(0 if compiled else COMPILED_AFTER_SPLITS)
 
 
 def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int | None = None,
