@@ -1339,7 +1339,8 @@ class Trimmer:
     def _split(self, e: int, reach: int, proof: bool) -> bool:
         """Split on equation e's ways, following them on the equations anchored up to `reach`
         rows and columns around it (see rule_cases); did that fix a cell? Without the proof it
-        only tells, fixing nothing (unless every way fails: then it raises Contradiction)."""
+        only tells, fixing nothing (unless every way fails: then it raises Contradiction), and
+        the split_probe, if any, follows the ways in this loop's place."""
         ar, ac, cols = self._ar[e], self._ac[e], self.cols
         cells = self._cells(ar, ac, self._msk[e])
         around = []  # the live equations anchored near e, e first
