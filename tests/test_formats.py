@@ -215,7 +215,7 @@ def test_fast_reader_agrees_with_the_general_reader(monkeypatch, layout, shape):
     results = []
     for fast in (True, False):
         if not fast:
-            monkeypatch.setattr(formats, "_read_plain_grid", lambda data, grammar: None)
+            monkeypatch.setattr(formats, "read_plain_grid", lambda data, table: None)
         for data in (text, text.encode("utf-8")):
             got_clues, got_known = parse_status(data)
             assert np.array_equal(got_known, known) and np.array_equal(got_clues[known], clues[known])
@@ -225,11 +225,12 @@ def test_fast_reader_agrees_with_the_general_reader(monkeypatch, layout, shape):
     assert results[0] == results[1]
 
 
-@pytest.mark.parametrize("text", ["12\n123\n", "12\n\n12\n", "1 2\n", "12\n1a\n", "\n\n\n", ""])
+@pytest.mark.parametrize("text", ["12\n123\n", "12\n\n12\n", "1 2\n", "12\n1a\n", "\n\n\n", "", "12\r\r\n12\n",
+                                  "1\r2\n12\n", "12\n12\r"])
 def test_fast_reader_leaves_irregular_input_to_the_general_reader(text):
-    from recon.io.text import _STATUS, _read_plain_grid
+    from recon.io.text import _STATUS, read_plain_grid
 
-    assert _read_plain_grid(text.encode(), _STATUS) is None
+    assert read_plain_grid(text.encode(), _STATUS.table) is None
 
 
 @pytest.mark.parametrize(

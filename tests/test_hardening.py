@@ -505,3 +505,84 @@ def test_a_full_disk_under_a_standard_stream_is_not_an_internal_error(stream, ar
         assert "cannot write standard output: No space left on device" in done.stderr, done.stderr
     else:
         assert done.stdout or code == 2
+
+
+@pytest.mark.parametrize("classic", [False, True])
+@pytest.mark.parametrize("name, head, row, rows, width", [
+    ("plain", b"", b"1\n", 200_000, 1), ("Windows line ends", b"", b"1\r\n", 200_000, 1),
+    ("tokens", b"", b"1 1\n", 100_000, 2), ("indented", b"", b" 1\n", 200_000, 1),
+    ("a comment first", b"# x\n", b"1\n", 200_000, 1), ("hakank's size first", b"200000\n", b"1\n", 200_000, None),
+])
+def test_a_grid_of_many_short_lines_is_refused_before_its_rows_are_kept(classic, name, head, row, rows, width):
+    """Text of many short rows past --max-cells is refused with its size, at its first row, with
+    memory of the order of the input's: the readers once kept every line (a 60 MB status of
+    CR LF lines took 10 GB and 220 s to refuse, a 40 MB hakank-shaped one 25 s)."""
+    import tracemalloc
+
+    from recon.io.reading import problem_from_bytes
+    from recon.io.text import FormatError
+
+    data = head + row * rows
+    tracemalloc.start()
+    try:
+        with pytest.raises(FormatError) as err:
+            problem_from_bytes(data, "in.txt", rows // 2, classic=classic)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 12 * len(data), f"{peak:,} bytes to refuse {len(data):,}"
+    message = str(err.value)
+    if width is None:  # a hakank file by its shape: its declared size; a board: that line is its first row
+        first, shape = (1, f"{rows}x{rows}") if not classic else (1, f"{rows + 1}x{len(head) - 1}")
+    else:
+        first, shape = head.count(b"\n") + 1, f"{rows}x{len(row.strip()) if classic else width}"
+    assert message.startswith(f"in.txt:{first}:1: ") and f" is {shape} = " in message, message
+
+
+@pytest.mark.parametrize("classic", [False, True])
+def test_an_error_before_the_size_passes_the_limit_comes_first(classic):
+    """The size is checked as the rows are read, so an error in the text before the rows pass the
+    limit is the one reported, as when the whole text was read first; after it, the size."""
+    from recon.io.reading import problem_from_bytes
+    from recon.io.text import FormatError
+
+    for gap_at, expected in ((50, "rows must be consecutive"), (5_000, "recon takes up to 1,000 cells")):
+        data = b"1\n" * gap_at + b"\n" + b"1\n" * (10_000 - gap_at)
+        with pytest.raises(FormatError) as err:
+            problem_from_bytes(data, "in.txt", 1_000, classic=classic)
+        assert expected in str(err.value), str(err.value)
+
+
+def test_the_content_count_is_the_content_lines_counted():
+    """detect counts a hakank file's lines without listing them (`_content_count`, a regular
+    expression in C): the same number as the lines it would list, blank and comment lines left
+    out, whatever whitespace the lines hold."""
+    from recon.io.foreign import _content_count, _content_lines
+
+    rng = np.random.default_rng(5)
+    pieces = ["", " ", "#", " # x", "1", "1 2", "\r", "#\r", "x#", "\x1c", "\xa0", "\u2028", "\x85", " \t", "12#", "\f#"]
+    for _ in range(3000):
+        text = "\n".join(rng.choice(pieces) + rng.choice(pieces) for _ in range(rng.integers(0, 7)))
+        assert _content_count(text) == len(_content_lines(text)), repr(text)
+
+
+def test_an_endoh1_map_gives_its_header_on_one_line():
+    """is_endoh1 asks what parse_endoh1 reads: W H C on one line, then W*H numbers; counted first,
+    so that a long file of numbers is not read one by one to find it is not a map."""
+    from recon.io.classic import is_endoh1
+
+    assert is_endoh1(b"2 2 1\n3 0 2 1\n") and is_endoh1(b"\n  2 2 1 3\n0 2 1\n")
+    assert not is_endoh1(b"2\n2 1\n3 0 2 1\n") and not is_endoh1(b"2 2 1\n3 0 2\n") and not is_endoh1(b"2 2 1\n3 0 2 1 4\n")
+    assert not is_endoh1(b"2 2 1\n3 0 2 2\n") and not is_endoh1(b"") and not is_endoh1(b"  \n")
+
+
+def test_text_is_read_a_line_at_a_time_as_split_would_give_it():
+    """The readers take lines from `text_lines`, a chunk of text at a time: the same lines, with
+    the same numbers, as splitting the whole text at LF, whatever the chunk."""
+    from recon.io.text import text_lines
+
+    rng = np.random.default_rng(9)
+    for _ in range(2000):
+        text = "".join(rng.choice(["a", "\n", "bb", "\n\n", "\r", "# c"]) for _ in range(rng.integers(0, 30)))
+        for chunk in (1, 2, 5, 1 << 16):
+            assert list(text_lines(text, chunk)) == list(enumerate(text.split("\n"), start=1)), (text, chunk)

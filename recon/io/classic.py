@@ -32,7 +32,7 @@ import numpy as np
 
 from ..model import MAX_CELLS, OPEN, Problem, check_size, make_problem, status
 from .foreign import _whole, _xml_elements, legup_board
-from .text import FormatError, decode_text
+from .text import FormatError, SizeCheck, decode_text, read_plain_grid, text_lines
 
 _MINES = re.compile(r"#\s*mines\s*:\s*(\S*)\s*$", re.IGNORECASE)
 # The detectors below look at the raw bytes (a regex, a prefix), never decode or split a whole
@@ -49,6 +49,9 @@ _NOT_A_CELL = 127
 _CELL_OF = np.full(128, _NOT_A_CELL, dtype=np.int8)
 _CELL_OF[ord("0") : ord("8") + 1] = np.arange(9)
 _CELL_OF[ord("?")], _CELL_OF[ord("*")] = COVERED, FLAG
+# the same for `read_plain_grid`, each value plus 3: none of them is its "not a cell", -1
+_PLAIN_CELLS = np.full(256, -1, dtype=np.int8)
+_PLAIN_CELLS[:128] = np.where(_CELL_OF == _NOT_A_CELL, -1, _CELL_OF.astype(np.int16) + 3)
 
 
 def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS, *,
@@ -56,11 +59,21 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
     """Read board text: (cells, total or None). cells is int8: 0-8 an opened cell's number,
     -1 covered, -2 flagged; errors name the line and column, a total the board cannot hold
     included (unless check_total is False: a total given elsewhere overrides it)."""
+    check = f"the board in {path}"
+    plain = read_plain_grid(data, _PLAIN_CELLS)  # every byte a cell or a line end: no comment, no total
+    if plain is not None:
+        codes, numbers = plain
+        try:
+            check_size(*codes.shape, max_cells, check)
+        except ValueError as err:
+            raise FormatError(path, numbers[0], 1, str(err)) from None
+        return _checked(codes - 3, path, lambda r, c: (numbers[r], c + 1)), None
     text = decode_text(data, path)
     rows: list[tuple[int, str]] = []
     mines = None
     gap = None
-    for number, raw in enumerate(text.split("\n"), start=1):
+    size = SizeCheck(text, None, max_cells, check, path)
+    for number, raw in text_lines(text):
         line = raw.rstrip("\r").strip()
         if not line or line.startswith("#"):
             m = _MINES.match(line)
@@ -69,16 +82,17 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
                     col = raw.index(m.group(1)) + 1 if m.group(1) else len(raw) + 1
                     raise FormatError(path, number, col, f"expected the total number of mines after '# mines:', got {m.group(1)!r}")
                 mines, at = int(m.group(1)), (number, raw.index(m.group(1)) + 1)
-            elif rows and gap is None:
+            elif size.rows and gap is None:
                 gap = number
             continue
         if gap is not None:
             raise FormatError(path, gap, 1, "expected the next row of the board, got a blank or comment line; rows must be consecutive")
-        rows.append((number, raw.rstrip("\r")))
+        if size.row(number, len(line)):
+            rows.append((number, raw.rstrip("\r")))
+    size.done()
     if not rows:
         raise FormatError(path, 1, 1, "expected a classic Minesweeper board, got no rows")
     width = len(rows[0][1].strip())
-    check = f"the board in {path}"
     try:
         check_size(len(rows), width, max_cells, check)
     except ValueError as err:
@@ -109,20 +123,26 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
                 what = "a 9 (a classic number counts at most 8 neighbours)" if ch == "9" else repr(ch)
                 raise FormatError(path, number, offset + c + 1,
                                   f"expected a number 0-8 (an opened cell), '?' (covered) or '*' (a mine), got {what}")
-    neighbours = status(np.ones(cells.shape, dtype=bool)) - 1
-    too_many = (cells >= 0) & (cells > neighbours)
-    if too_many.any():
-        r, c = (int(v) for v in np.argwhere(too_many)[0])
-        number, raw = rows[r]
-        raise FormatError(path, number, len(raw) - len(raw.lstrip()) + c + 1,
-                          f"expected a number 0-{int(neighbours[r, c])} at r{r + 1}c{c + 1}, got {int(cells[r, c])}: "
-                          f"the cell has {int(neighbours[r, c])} neighbours")
+    _checked(cells, path, lambda r, c: (rows[r][0], len(rows[r][1]) - len(rows[r][1].lstrip()) + c + 1))
     if mines is not None and check_total:
         low, high = total_range(cells)
         if not low <= mines <= high:
             raise FormatError(path, *at, f"expected a total of {low} to {high} mines (the board has {low} flagged and "
                               f"{high} cells not opened), got {mines}")
     return cells, mines
+
+
+def _checked(cells: np.ndarray, path: str, where) -> np.ndarray:
+    """cells, once no opened cell's number is more than its neighbours (where(r, c): the line and
+    column of a cell, for the message)."""
+    neighbours = status(np.ones(cells.shape, dtype=bool)) - 1
+    too_many = (cells >= 0) & (cells > neighbours)
+    if too_many.any():
+        r, c = (int(v) for v in np.argwhere(too_many)[0])
+        raise FormatError(path, *where(r, c),
+                          f"expected a number 0-{int(neighbours[r, c])} at r{r + 1}c{c + 1}, got {int(cells[r, c])}: "
+                          f"the cell has {int(neighbours[r, c])} neighbours")
+    return cells
 
 
 def total_range(cells: np.ndarray) -> tuple[int, int]:
@@ -216,11 +236,25 @@ def parse_legup_minesweeper(data: bytes | str, path: str = "<string>", max_cells
     return cells
 
 
+#: bytes.split's whitespace, a byte at a time
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[list(b" \t\n\r\x0b\x0c")] = True
+
+
 def is_endoh1(data: bytes | str) -> bool:
-    """Is this an IOCCC 2020 endoh1 map: 'W H C', then W*H numbers that are a permutation of
-    0..W*H-1? (A status written as tokens, '0 1 1' a row, is not one: it is told apart within
-    its first W*H + 4 tokens.)"""
-    tokens = (m.group() for m in re.finditer(rb"\S+", _raw(data)))
+    """Is this an IOCCC 2020 endoh1 map: 'W H C' (on one line, as `parse_endoh1` reads them),
+    then W*H numbers that are a permutation of 0..W*H-1? (A status written as tokens, '0 1 1' a
+    row, is not one.) The tokens are counted in numpy first: every input to solve is asked, and
+    one of millions of numbers took a minute to look at one by one."""
+    raw = _raw(data)
+    head = re.match(rb"\s*(\S+)[^\S\n]+(\S+)[^\S\n]+(\S+)", raw)
+    if head is None or not all(t.isdigit() and len(t) <= 9 for t in head.groups()):
+        return False
+    space = _SPACE[np.frombuffer(raw, dtype=np.uint8)]
+    tokens = int(np.count_nonzero(space[:-1] & ~space[1:])) + int(not space[0])
+    if tokens != 3 + int(head.group(1)) * int(head.group(2)):
+        return False
+    tokens = (m.group() for m in re.finditer(rb"\S+", raw))
     numbers = []
     for token in tokens:
         if not (token.isdigit() and len(token) <= 9):

@@ -19,7 +19,7 @@ from xml.parsers import expat
 
 import numpy as np
 
-from .text import FormatError, decode_text, format_status, parse_status
+from .text import FormatError, decode_text, format_status, parse_status, text_lines
 from ..model import MAX_CELLS, check_size, window_sizes
 
 FORMATS = ("status", "mosaic", "hakank", "legup")
@@ -38,8 +38,34 @@ def _whole(text: str) -> int | None:
     return int(text)
 
 
-def _content_lines(text: str) -> list[tuple[int, str]]:
-    return [(n, line.strip()) for n, line in enumerate(text.split("\n"), start=1) if line.strip() and not line.strip().startswith("#")]
+def _content_lines(text: str, most: int | None = None) -> list[tuple[int, str]]:
+    """(number, stripped line) of the lines that are neither blank nor comments, the first `most`
+    of them if given (read one at a time: a status may have millions)."""
+    found = []
+    for n, line in text_lines(text):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            found.append((n, line))
+            if len(found) == most:
+                break
+    return found
+
+
+#: A line that is blank or a comment (its first character but blanks '#'): counted in C.
+_NOT_CONTENT = re.compile(r"^[^\S\n]*(?:#.*)?$", re.MULTILINE)
+
+
+def _content_count(text: str) -> int:
+    """The number of lines `_content_lines` would list, without listing them."""
+    return text.count("\n") + 1 - sum(1 for _ in _NOT_CONTENT.finditer(text))
+
+
+def _mosaic_params(line: str):
+    """The match of a Mosaic ID's parameters at the start of line, or None. (Matched up to the
+    first colon only: on a line of millions of digits and no colon the pattern's backtracking
+    took seconds.)"""
+    colon = line.find(":")
+    return _MOSAIC_PARAMS.match(line, 0, colon + 1) if colon >= 0 else None
 
 
 def detect(data: bytes | str) -> str:
@@ -48,12 +74,14 @@ def detect(data: bytes | str) -> str:
     text = text.removeprefix("\ufeff")
     if text.lstrip().startswith("<"):
         return "legup"
-    lines = _content_lines(text)
-    if len(lines) == 1 and _MOSAIC_PARAMS.match(lines[0][1]):
+    lines = _content_lines(text, 3)
+    if len(lines) == 1 and _mosaic_params(lines[0][1]):
         return "mosaic"
     if len(lines) >= 3:
         n = _whole(lines[0][1])
-        if n is not None and n >= 2 and len(lines) - 1 == n and len(lines[0][1]) != len(lines[1][1]):
+        # hakank: n + 1 content lines in all (counted only where there are lines enough)
+        if (n is not None and n >= 2 and len(lines[0][1]) != len(lines[1][1]) and text.count("\n") >= n
+                and _content_count(text) == n + 1):
             return "hakank"
     return "status"
 
@@ -93,9 +121,9 @@ def _check_counts(clues: np.ndarray, known: np.ndarray, path: str, where) -> Non
 
 def parse_mosaic(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
     """Read a Tatham Mosaic game ID 'params:desc' (see the module's notes for the forms)."""
-    lines = _content_lines(text)
+    lines = _content_lines(text, 1)
     number, line = lines[0] if lines else (1, "")
-    m = _MOSAIC_PARAMS.match(line)
+    m = _mosaic_params(line)
     if not m:
         raise FormatError(path, number, 1, f"expected a Mosaic game ID 'WxH:desc', got {line[:30]!r}")
     start = len(line) - len(line.lstrip())
@@ -163,14 +191,16 @@ def format_mosaic(clues: np.ndarray, known: np.ndarray) -> str:
 
 def parse_hakank(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
     """Read hakank's format: N, then N rows with '.' for no clue."""
-    lines = _content_lines(text)
+    lines = _content_lines(text, 1)
     number, first = lines[0] if lines else (1, "")
     n = _whole(first)
     if n is None or n < 1:
         raise FormatError(path, number, 1, f"expected the size N of hakank's format (a whole number), got {first[:30]!r}")
     _sized(path, number, 1, n, n, max_cells, "the hakank grid")
+    lines = _content_lines(text, n + 2)
     if len(lines) - 1 != n:
-        raise FormatError(path, number, 1, f"expected {n} rows after the size line, got {len(lines) - 1}")
+        got = len(lines) - 1 if len(lines) <= n + 1 else f"more than {n}"
+        raise FormatError(path, number, 1, f"expected {n} rows after the size line, got {got}")
     # the rows read in place, every other line (the size line, comments, blank lines) turned into
     # a comment: the errors name the file's own lines and columns
     rows = {number for number, _ in lines[1:]}

@@ -110,6 +110,21 @@ def decode_text(data: bytes | str, path: str) -> str:
         raise FormatError(path, line, col, f"expected UTF-8 text, got the byte 0x{data[err.start]:02x}") from None
 
 
+def text_lines(text: str, chunk: int = 1 << 16):
+    """(1-based number, line) for each line of text, split at LF as str.split does, a chunk of
+    about `chunk` characters at a time: a list of every line of an input of millions of short
+    lines took gigabytes before its size could be checked."""
+    number, start = 1, 0
+    while True:
+        end = text.find("\n", start + chunk)  # a chunk ends at a line end
+        for line in (text[start:] if end < 0 else text[start:end]).split("\n"):
+            yield number, line
+            number += 1
+        if end < 0:
+            return
+        start = end + 1
+
+
 def _describe(token: str) -> str:
     """Show a bad token in a message."""
     if len(token) == 1 and not token.isprintable():
@@ -149,57 +164,68 @@ def _parse_tokens(content: str, offset: int, grammar: _Grammar, path: str, line_
     return np.array(values, dtype=np.int8)
 
 
-def _read_plain_grid(data: bytes | str, grammar: _Grammar) -> tuple[np.ndarray, list[int]] | None:
-    """Fast path for the common layout: every byte a cell or a LF, rows of equal width, blank lines
-    only before and after. Returns (codes, line numbers) or None when the general reader is needed
-    (which also produces every error message)."""
+def read_plain_grid(data: bytes | str, table: np.ndarray) -> tuple[np.ndarray, range] | None:
+    """Fast path for the common layout: every byte a cell (its code in table, int8[256], -1 for
+    none) or a LF (or a CR before a LF), rows of equal width, blank lines only before and after.
+    Returns (codes, line numbers) or None when the general reader is needed (which also produces
+    every error message)."""
     if isinstance(data, str):
         if not data.isascii():
             return None
         data = data.encode("ascii")
     buf = np.frombuffer(data, dtype=np.uint8)
-    newline = ord("\n")
-    lines = buf == newline
+    returns = buf == ord("\r")
+    if returns.any():  # Windows' line ends: each CR must end a line
+        after = np.flatnonzero(returns) + 1
+        if after[-1] == buf.size or not np.all(buf[after] == ord("\n")):
+            return None
+        buf = buf[~returns]
+    del returns
+    lines = buf == ord("\n")
     if lines.all():
         return None
     # the first and last byte that is not a LF (argmax: no index array the size of the file)
     first, last = int(np.argmin(lines)), buf.size - 1 - int(np.argmin(lines[::-1]))
     core = buf[first : last + 1]
-    codes = grammar.table[core]
+    codes = table[core]
     breaks = lines[first : last + 1]
     if not np.all((codes >= 0) | breaks):
         return None
-    nl = np.flatnonzero(breaks)
-    width = int(nl[0]) if nl.size else core.size
-    rows = nl.size + 1
-    if width == 0 or rows * (width + 1) - 1 != core.size or (nl.size and not np.all(breaks[width :: width + 1])):
+    rows = int(np.count_nonzero(breaks)) + 1
+    width = int(np.argmax(breaks)) if rows > 1 else core.size
+    if width == 0 or rows * (width + 1) - 1 != core.size or (rows > 1 and not np.all(breaks[width :: width + 1])):
         return None
     grid = np.empty(rows * (width + 1), dtype=np.int8)
     grid[: core.size] = codes
     grid = grid.reshape(rows, width + 1)[:, :width]
     lead = int(np.count_nonzero(lines[:first]))
-    return np.ascontiguousarray(grid), list(range(lead + 1, lead + 1 + rows))
+    return np.ascontiguousarray(grid), range(lead + 1, lead + 1 + rows)
 
 
-def _read_grid(data: bytes | str, path: str, grammar: _Grammar) -> tuple[np.ndarray, list[int], list[list[int]] | int]:
-    """Read a grid of cell codes; return (codes, line number of each row, column layout)."""
-    plain = _read_plain_grid(data, grammar)
+def _read_grid(data: bytes | str, path: str, grammar: _Grammar, max_cells: int = MAX_CELLS,
+               what: str = "the grid") -> tuple[np.ndarray, range | list[int], bool]:
+    """Read a grid of cell codes; return (codes, line number of each row, whether its cells are
+    tokens). A grid of more than max_cells cells (`what`, in the message) is refused as soon as
+    its rows so far pass the limit."""
+    plain = read_plain_grid(data, grammar.table)
     if plain is not None:
         return plain[0], plain[1], False
     text = decode_text(data, path)
-    lines = text.split("\n")
     rows: list[tuple[int, int, str]] = []  # (line number, offset of first cell, content)
     gap: tuple[int, str] | None = None  # the first blank or comment line after a row
-    for number, raw in enumerate(lines, start=1):
+    size = SizeCheck(text, grammar, max_cells, what, path)
+    for number, raw in text_lines(text):
         line = raw.rstrip("\r").rstrip(_WHITESPACE + "\r")
         stripped = line.lstrip(_WHITESPACE)
         if not stripped or grammar.is_comment(stripped):
-            if rows and gap is None:
+            if size.rows and gap is None:
                 gap = (number, "a blank line" if not stripped else "a comment line ('#' starts a comment only before or after the grid)")
             continue
         if gap is not None:
             raise FormatError(path, gap[0], 1, f"expected the next row of the {grammar.what} grid, got {gap[1]}; rows must be consecutive")
-        rows.append((number, len(line) - len(stripped), stripped))
+        if size.row(number, len(_INNER_SPACE.split(stripped)) if _INNER_SPACE.search(stripped) else len(stripped)):
+            rows.append((number, len(line) - len(stripped), stripped))
+    size.done()
     if not rows:
         raise FormatError(path, 1, 1, f"expected a {grammar.what} grid, got no rows (the input is empty or only comments)")
     tokens = any(_INNER_SPACE.search(content) for _, _, content in rows)
@@ -221,6 +247,58 @@ def _read_grid(data: bytes | str, path: str, grammar: _Grammar) -> tuple[np.ndar
     return np.vstack(parsed), [number for number, _, _ in rows], tokens
 
 
+class SizeCheck:
+    """A grid's size checked row by row as its text is read (`row`), so that one too large is
+    refused before its rows are kept: when the lines from its first row to the last that is
+    neither blank nor a comment (`last_row_line`, counted in C) would be too many, the rows are
+    only counted, and the size error comes once they pass the limit (an error in the text before
+    that point still comes first, as it would without the check)."""
+
+    def __init__(self, text: str, grammar, max_cells: int, what: str, path: str):
+        self.text, self.grammar, self.max_cells, self.what, self.path = text, grammar, max_cells, what, path
+        self.rows = self.width = self.first = self.in_all = 0
+        self.keep = True
+
+    def row(self, number: int, cells: int) -> bool:
+        """One more row, at line number (with this many cells, read only on the first row):
+        keep it?"""
+        self.rows += 1
+        if self.rows == 1:
+            self.width, self.first = cells, number
+            self.in_all = last_row_line(self.text, self.grammar) - number + 1
+            self.keep = self.in_all * self.width <= self.max_cells
+        elif not self.keep and self.rows * self.width > self.max_cells:
+            self.refuse()
+        return self.keep
+
+    def done(self) -> None:
+        """The text is read: a grid whose rows were not kept is too large."""
+        if not self.keep:
+            self.refuse()
+
+    def refuse(self) -> None:
+        try:
+            check_size(max(self.in_all, self.rows), self.width, self.max_cells, self.what)
+        except ValueError as err:
+            raise FormatError(self.path, self.first, 1, str(err)) from None
+
+
+def last_row_line(text: str, grammar: _Grammar | None = None) -> int:
+    """The number of the last line of text that is neither blank nor a comment (a grid's rows
+    are consecutive, so the rows of a grid read from its first row's line to here are those
+    lines), found from the end. grammar None: board text, whose comments are every '#' line."""
+    end = len(text)
+    last = text.count("\n") + 1
+    while True:
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end].strip(_WHITESPACE + "\r")
+        if line and not (line.startswith("#") if grammar is None else grammar.is_comment(line)):
+            return last
+        if start == 0:
+            return last
+        end, last = start - 1, last - 1
+
+
 def parse_status(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, np.ndarray]:
     """Parse status text into (clues, known): uint8 counts and the mask of cells with a clue.
     A grid of more than max_cells cells is refused (the memory it takes is the input's). Raises
@@ -233,7 +311,7 @@ def parse_status(data: bytes | str, path: str = "<string>", max_cells: int = MAX
         Traceback (most recent call last):
         recon.io.text.FormatError: s.txt:1:2: expected a count 0-9, or '?', '.' or '-' for a cell without a clue, got 'z'
     """
-    codes, line_numbers, tokens = _read_grid(data, path, _STATUS)
+    codes, line_numbers, tokens = _read_grid(data, path, _STATUS, max_cells, f"the status in {path}")
     try:
         check_size(*codes.shape, max_cells, f"the status in {path}")
     except ValueError as err:
@@ -270,7 +348,7 @@ def _where(shape: tuple[int, int], r: int, c: int) -> str:
 
 def _column_of(data: bytes | str, path: str, line_no: int, cell: int, tokens: bool) -> int:
     """Return the 1-based column of the given 0-based cell on a line (errors are rare: recompute)."""
-    line = decode_text(data, path).split("\n")[line_no - 1].rstrip("\r")
+    line = next(line for number, line in text_lines(decode_text(data, path)) if number == line_no).rstrip("\r")
     seen = -1
     in_token = False
     for i, ch in enumerate(line):
@@ -287,7 +365,7 @@ def _column_of(data: bytes | str, path: str, line_no: int, cell: int, tokens: bo
 
 def parse_field(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> np.ndarray:
     """Parse field text into a boolean array (True = mine)."""
-    codes, line_numbers, _ = _read_grid(data, path, _FIELD)
+    codes, line_numbers, _ = _read_grid(data, path, _FIELD, max_cells, f"the field in {path}")
     try:
         check_size(*codes.shape, max_cells, f"the field in {path}")
     except ValueError as err:
