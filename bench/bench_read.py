@@ -1,6 +1,6 @@
-"""Benchmark: what reading an input costs `recon solve` when it has millions of short lines (the
-refusal of a grid past --max-cells, or a legal grid after many comment lines), in a fresh process
-each: time and peak memory (issue: hardening).
+"""Benchmark: what reading an input costs `recon solve` (`recon play` for a map) when it has
+millions of short lines or elements (the refusal of a grid past --max-cells, or a legal grid after
+many comment lines), in a fresh process each: time and peak memory (issue: hardening).
 
     python bench/bench_read.py
     python bench/bench_read.py --peer /path/to/an/older/checkout
@@ -27,6 +27,9 @@ INPUTS = [
     ("hakank's shape, 20M rows", lambda: b"20000000\n" + b"1\n" * 20_000_000, []),
     ("a board, 20M lines", lambda: b"1\n" * 20_000_000, ["--classic"]),
     ("10M comment lines, then 2x2", lambda: b"# x\n" * 10_000_000 + b"11\n11\n", []),
+    ("LEGUP, 100000x100000 declared, 3M cells", lambda: (b'<Legup><puzzle name="Fillapix"><board height="100000" '
+     b'width="100000"><cells>' + b'<cell value="1" x="0" y="0"/>' * 3_000_000 + b"</cells></board></puzzle></Legup>"), []),
+    ("endoh1 map, 9999x9999 declared, 40M numbers (play)", lambda: b"9999 9999 0\n" + b"0 " * 40_000_000, ["play"]),
 ]
 
 
@@ -37,8 +40,9 @@ def run(path: str, extra: list[str], where: str | None) -> tuple[float, float, i
     if where:
         env["PYTHONPATH"] = where
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "recon", "solve", path, *extra], env=env, cwd=where or None,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = ["play", path] if extra == ["play"] else ["solve", path, *extra]
+    child = subprocess.Popen([sys.executable, "-m", "recon", *command], env=env, cwd=where or None,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     return time.perf_counter() - start, usage.ru_maxrss / 1024, child.returncode

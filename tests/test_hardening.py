@@ -586,3 +586,61 @@ def test_text_is_read_a_line_at_a_time_as_split_would_give_it():
         text = "".join(rng.choice(["a", "\n", "bb", "\n\n", "\r", "# c"]) for _ in range(rng.integers(0, 30)))
         for chunk in (1, 2, 5, 1 << 16):
             assert list(text_lines(text, chunk)) == list(enumerate(text.split("\n"), start=1)), (text, chunk)
+
+
+@pytest.mark.parametrize("kind", ["endoh1", "legup", "legup minesweeper"])
+def test_a_declared_size_is_refused_before_the_rest_of_the_text_is_kept(kind):
+    """An endoh1 map's header and a LEGUP board's attributes declare the size: past --max-cells
+    it is refused before the numbers or cells after it are kept (a map declaring 9999x9999
+    followed by 40 million numbers took 36 s and 4.4 GB to be refused)."""
+    import tracemalloc
+
+    from recon.io.classic import parse_endoh1, parse_legup_minesweeper
+    from recon.io.foreign import parse_legup
+    from recon.io.text import FormatError
+
+    if kind == "endoh1":
+        data, read, where = b"3000 3000 0\n" + b"0 " * 300_000, parse_endoh1, (1, 1)
+    else:
+        name = "Fillapix" if kind == "legup" else "Minesweeper"
+        cells = b'<cell value="1" x="0" y="0"/>' * 20_000
+        data = (b'<Legup><puzzle name="' + name.encode() + b'"><board height="3000" width="3000"><cells>' + cells
+                + b"</cells></board></puzzle></Legup>")
+        read, where = (parse_legup if kind == "legup" else parse_legup_minesweeper), (1, 32 + len(name) - 8)
+    tracemalloc.start()
+    try:
+        with pytest.raises(FormatError) as err:
+            read(data.decode() if kind == "legup" else data, "in.txt", 1_000_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (err.value.line, err.value.col) == where and "3000x3000 = 9,000,000 cells" in str(err.value), str(err.value)
+    assert peak < 6 * len(data), f"{peak:,} bytes to refuse {len(data):,}"  # (2-3 times now, 13-54 before)
+
+
+def test_looks_like_endoh1_answers_as_its_token_lists_did():
+    """looks_like_endoh1 asks its three questions with regular expressions over the whole text;
+    the answers are those of the lists of lines and tokens it once made (the oracle here), on
+    random texts of digits, blanks, line ends of every kind and other characters."""
+    import re
+
+    from recon.io.classic import looks_like_endoh1
+
+    def by_lists(data):
+        if not re.match(rb"(?:\xef\xbb\xbf)?\s*\d", data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")):
+            return False
+        text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+        lines = [line.split() for line in text.splitlines() if line.strip()]
+        tokens = [t for line in lines for t in line]
+        return (bool(lines) and len(lines[0]) == 3 and all(t.isascii() and t.isdigit() for t in tokens)
+                and any(t.lstrip("0") not in ("", "1") for t in tokens))
+
+    rng = np.random.default_rng(11)
+    pieces = ["0", "1", "2", "10", "01", "00", " ", "\n", "\r", "\x0b", "\x1c", "\u2028", "\xa0", "x", "\u0663", "\t"]
+    answers = set()
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.integers(0, 12)))
+        for data in (text, text.encode()):
+            answers.add(looks_like_endoh1(data))
+            assert looks_like_endoh1(data) == by_lists(data), repr(data)
+    assert answers == {True, False}

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from itertools import islice
 
 import numpy as np
 
@@ -212,7 +213,7 @@ def total_line(data: bytes | str) -> int | None:
 def parse_legup_minesweeper(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> np.ndarray:
     """Read a LEGUP Minesweeper puzzle as board cells (see the module's notes); errors point at
     the element and quote the value as written."""
-    elements = _xml_elements(decode_text(data, path).removeprefix("\ufeff"), path)
+    elements = _xml_elements(decode_text(data, path).removeprefix("\ufeff"), path, max_cells)
     first, height, width, holders = legup_board(elements, path, max_cells)
     cells = np.full((height, width), COVERED, dtype=np.int8)
     seen: dict[tuple[int, int], int] = {}
@@ -266,6 +267,12 @@ def is_endoh1(data: bytes | str) -> bool:
     return cells >= 1 and cells == numbers[0] * numbers[1] and sorted(numbers[3:]) == list(range(cells))
 
 
+_LINE_ENDS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # str.splitlines' line boundaries
+_FIRST_TOKEN_LINE = re.compile(f"[^{_LINE_ENDS}]*\\S[^{_LINE_ENDS}]*")
+_NOT_A_DIGIT = re.compile(r"[^\s0-9]")
+_ABOVE_ONE = re.compile(r"(?<!\S)0*(?:[2-9]|1[0-9])")
+
+
 def looks_like_endoh1(data: bytes | str) -> bool:
     """Is this meant as an endoh1 map, valid or not: whole numbers only, three on the first line
     that has any, and a number above 1 somewhere (a field's 1/0 cells have none)? For readers
@@ -274,39 +281,41 @@ def looks_like_endoh1(data: bytes | str) -> bool:
     if not re.match(rb"(?:\xef\xbb\xbf)?\s*\d", _raw(data)):  # a field of x and _: no need to split it all
         return False
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    lines = [line.split() for line in text.splitlines() if line.strip()]
-    tokens = [t for line in lines for t in line]
-    return (bool(lines) and len(lines[0]) == 3 and all(t.isascii() and t.isdigit() for t in tokens)
-            and any(t.lstrip("0") not in ("", "1") for t in tokens))
+    # each test a regular expression over the whole text, none a list of its tokens (a file of
+    # 40 million numbers took 4 GB): the first line with a token (lines as str.splitlines has
+    # them), a character neither blank nor an ASCII digit, a token other than 0...0 or 0...01
+    first = _FIRST_TOKEN_LINE.search(text)
+    return (first is not None and len(first.group().split()) == 3 and _NOT_A_DIGIT.search(text) is None
+            and _ABOVE_ONE.search(text) is not None)
 
 
 def parse_endoh1(data: bytes | str, path: str = "<string>", max_cells: int = MAX_CELLS) -> tuple[np.ndarray, int]:
     """Read an endoh1 map: 'W H C', then W*H numbers row by row, a permutation of 0..W*H-1; a
     cell is a mine when its number is below C. Returns (field, mines)."""
     text = decode_text(data, path)
-    tokens = []  # (token, line, column)
-    for number, line in enumerate(text.split("\n"), start=1):
-        for m in re.finditer(r"\S+", line):
-            tokens.append((m.group(), number, m.start() + 1))
-    if len(tokens) < 3 or tokens[2][1] != tokens[0][1]:
-        line = tokens[0][1] if tokens else 1
+    # (token, line, column), one at a time: the header's size is checked before the body is kept
+    tokens = ((m.group(), number, m.start() + 1) for number, line in text_lines(text) for m in re.finditer(r"\S+", line))
+    header = list(islice(tokens, 3))
+    if len(header) < 3 or header[2][1] != header[0][1]:
+        line = header[0][1] if header else 1
         raise FormatError(path, line, 1, "expected an endoh1 map: 'W H C' (width, height, mines) on its first line, then W*H numbers")
     head = []
-    for token, line, col in tokens[:3]:
+    for token, line, col in header:
         if not (token.isascii() and token.isdigit() and len(token) <= 9):
             raise FormatError(path, line, col, f"expected a whole number (W, H or C of the endoh1 map), got {token!r}")
         head.append(int(token))
     width, height, mines = head
     if width < 1 or height < 1:
-        raise FormatError(path, tokens[0][1], tokens[0][2], f"expected a map of at least 1x1, got {width}x{height}")
+        raise FormatError(path, header[0][1], header[0][2], f"expected a map of at least 1x1, got {width}x{height}")
     try:
         check_size(height, width, max_cells, "the endoh1 map")
     except ValueError as err:
-        raise FormatError(path, tokens[0][1], tokens[0][2], str(err)) from None
-    body = tokens[3:]
+        raise FormatError(path, header[0][1], header[0][2], str(err)) from None
+    body = list(islice(tokens, width * height + 1))  # one more tells a body too long: the rest is counted
     if len(body) != width * height:
-        line, col = (body[width * height][1:] if len(body) > width * height else (tokens[-1][1], tokens[-1][2]))
-        raise FormatError(path, line, col, f"expected {width * height} numbers ({width}x{height}) after the header, got {len(body)}")
+        line, col = (body[width * height][1:] if len(body) > width * height else (body or header)[-1][1:])
+        got = len(body) + sum(1 for _ in tokens)
+        raise FormatError(path, line, col, f"expected {width * height} numbers ({width}x{height}) after the header, got {got}")
     values = np.empty(width * height, dtype=np.int64)
     for i, (token, line, col) in enumerate(body):
         if not (token.isascii() and token.isdigit() and len(token) <= 9) or int(token) >= width * height:
@@ -315,7 +324,7 @@ def parse_endoh1(data: bytes | str, path: str = "<string>", max_cells: int = MAX
     if len(np.unique(values)) != values.size:
         raise FormatError(path, body[0][1], body[0][2], "expected each number 0..W*H-1 once (a permutation), got repeats")
     if mines > width * height:
-        raise FormatError(path, tokens[2][1], tokens[2][2], f"expected at most {width * height} mines, got {mines}")
+        raise FormatError(path, header[2][1], header[2][2], f"expected at most {width * height} mines, got {mines}")
     return (values < mines).reshape(height, width), mines
 
 

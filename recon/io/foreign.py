@@ -231,15 +231,24 @@ def format_hakank(clues: np.ndarray, known: np.ndarray) -> str:
     return f"{rows}\n" + format_status(clues, known).replace("?", ".")
 
 
-def _xml_elements(text: str, path: str) -> list[tuple[str, dict, int, int, int]]:
+def _xml_elements(text: str, path: str, max_cells: int | None = None) -> list[tuple[str, dict, int, int, int]]:
     """Every element of an XML text in document order: (tag, attributes, index of its parent or
-    -1, line, column), 1-based line and column of its start tag, for messages that point at it."""
+    -1, line, column), 1-based line and column of its start tag, for messages that point at it.
+    max_cells: the first <board>'s declared size is checked as soon as it is read, before the
+    rest of the document is kept (`legup_board` checks the rest of it)."""
     parser = expat.ParserCreate()
     found: list[tuple[str, dict, int, int, int]] = []
     open_elements = [-1]
+    boards = []
 
     def start(tag, attrib):
-        found.append((tag, attrib, open_elements[-1], parser.CurrentLineNumber, parser.CurrentColumnNumber + 1))
+        line, col = parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
+        if tag == "board" and not boards and max_cells is not None:
+            boards.append(line)
+            height, width = _whole(attrib.get("height", "").strip()), _whole(attrib.get("width", "").strip())
+            if height is not None and width is not None and height >= 1 and width >= 1:
+                _sized(path, line, col, height, width, max_cells, "the LEGUP board")
+        found.append((tag, attrib, open_elements[-1], line, col))
         open_elements.append(len(found) - 1)
 
     def end(tag):
@@ -277,7 +286,7 @@ def parse_legup(text: str, path: str = "<string>", max_cells: int = MAX_CELLS) -
     """Read a LEGUP Fillapix XML puzzle: the first <board> (the root or inside it) and its clue
     cells, the <cell> elements in its <cells> (or directly in it); a cell not listed has no clue.
     Cells elsewhere, such as a <goal>'s (the cell a LEGUP exercise asks to prove), are not clues."""
-    elements = _xml_elements(text.removeprefix("\ufeff"), path)
+    elements = _xml_elements(text.removeprefix("\ufeff"), path, max_cells)
     for tag, attrib, _, line, col in elements:
         if tag == "puzzle" and attrib.get("name") == "Minesweeper":
             raise FormatError(path, line, col, "this is a LEGUP Minesweeper puzzle, a classic board (its numbers count the 8 "
