@@ -223,7 +223,9 @@ def _read_grid(data: bytes | str, path: str, grammar: _Grammar, max_cells: int =
             continue
         if gap is not None:
             raise FormatError(path, gap[0], 1, f"expected the next row of the {grammar.what} grid, got {gap[1]}; rows must be consecutive")
-        if size.row(number, len(_INNER_SPACE.split(stripped)) if _INNER_SPACE.search(stripped) else len(stripped)):
+        # (the cells are counted on the first row only: the size check reads no other)
+        cells = 0 if size.rows else len(stripped.split()) if _INNER_SPACE.search(stripped) else len(stripped)
+        if size.row(number, cells):
             rows.append((number, len(line) - len(stripped), stripped))
     size.done()
     if not rows:
