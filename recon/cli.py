@@ -1372,7 +1372,7 @@ def cmd_warmup(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from .compiled.pairwise import split_ways, sweep_fixed
 
     sweep_fixed(np.zeros((3, 3), dtype=np.int8), np.eye(3, dtype=bool), np.where(np.eye(3), 0, OPEN).astype(np.int8))
-    split_ways((1, 2), [("a", 0, 0, 3, 1)], [0, 1], [0, 1], 1, [0, 1])
+    split_ways((1, 2), [("a", 0, 0, 3, 1)], [0, 1], [0, 1], 1)
     stdout.write(f"compiled kernels {'were already in' if was else 'written to'} numba's cache: "
                  f"{time.perf_counter() - start:.1f} s\n")
     return 0

@@ -128,7 +128,7 @@ def test_the_trim_engine_follows_case_splits_compiled_as_its_option_says(monkeyp
         assert tuple(probe and probe.after for probe in probes) == expected
     monkeypatch.undo()
     pytest.importorskip("numba")
-    split = ((1, 3), [("a", 0, 0, 0b111, 1), ("b", 0, 0, 0b011, 1)], [0, 1, 2], [0, 1, 2], 1, [0, 1, 2])
+    split = ((1, 3), [("a", 0, 0, 0b111, 1), ("b", 0, 0, 0b011, 1)], [0, 1, 2], [0, 1, 2], 1)
     probe = trim._SplitProbe(2)
     assert [probe(*split) for _ in range(3)] == [None, None, compiled.split_ways(*split)]
     # a: one mine among three cells; b: one among the first two. Splitting a, the mine in the

@@ -402,21 +402,21 @@ def _split_ways(rows, cols, anc, msk, cnt, start, cells, mines, watch, capacity,
             pick[t] = pick[t - 1] + 1
 
 
-def split_ways(shape, equations, open_cells, cells, mines, watch):
+def split_ways(shape, equations, open_cells, cells, mines):
     """`_split_ways` on a case split's box (`recon.rules.trim.Trimmer._split` passes it as its
     `split_probe`): shape (rows, cols); equations (name, anchor row, anchor column, 3x3 mask,
-    count), the split one first; open_cells, the equations' cells; cells, the split equation's
-    cells in order; watch, the cells whose agreement counts. Returns (ways followed, ways that
-    hold, {cell: value} for each cell of watch that every way that holds fixed alike)."""
+    count), the split one first; open_cells, the equations' cells (all open); cells, the split
+    equation's cells in order. Returns (ways followed, ways that hold, {cell: value} for each
+    open cell that every way that holds fixed alike)."""
     load()
     rows, cols = shape
     anc = np.array([ar * cols + ac for _, ar, ac, _, _ in equations], dtype=np.int64)
     msk = np.array([mask for _, _, _, mask, _ in equations], dtype=np.int64)
     cnt = np.array([count for *_, count in equations], dtype=np.int64)
+    seen = np.asarray(open_cells, dtype=np.int64)
     start = np.zeros(rows * cols, dtype=np.int8)
-    start[np.asarray(open_cells, dtype=np.int64)] = OPEN
+    start[seen] = OPEN
     at = np.asarray(cells, dtype=np.int64)
-    seen = np.asarray(watch, dtype=np.int64)
     alike = np.empty(rows * cols, dtype=np.int8)
     capacity = _equations_room(rows * cols)
     while True:

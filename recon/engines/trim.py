@@ -44,9 +44,10 @@ def split_probe(compiled: bool | None):
     the same either way."""
     from .. import compiled as kernels
 
-    if not (compiled or compiled is None and (kernels.is_loaded() or kernels.cached())) or not kernels.AVAILABLE:
-        return None
-    return _SplitProbe(0 if compiled else COMPILED_AFTER_SPLITS)
+    after = 0
+    if compiled is None:
+        compiled, after = kernels.is_loaded() or kernels.cached(), COMPILED_AFTER_SPLITS
+    return _SplitProbe(after) if compiled and kernels.AVAILABLE else None
 
 
 def solve(problem: Problem, *, limit: int = 2, time_limit: float | None = None, max_cells: int | None = None,

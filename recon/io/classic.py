@@ -90,14 +90,10 @@ def parse_board(data: bytes | str, path: str = "<string>", max_cells: int = MAX_
             raise FormatError(path, gap, 1, "expected the next row of the board, got a blank or comment line; rows must be consecutive")
         if size.row(number, len(line)):
             rows.append((number, raw.rstrip("\r")))
-    size.done()
+    size.done()  # (the rows kept are within max_cells)
     if not rows:
         raise FormatError(path, 1, 1, "expected a classic Minesweeper board, got no rows")
     width = len(rows[0][1].strip())
-    try:
-        check_size(len(rows), width, max_cells, check)
-    except ValueError as err:
-        raise FormatError(path, rows[0][0], 1, str(err)) from None
     cells = np.empty((len(rows), width), dtype=np.int8)
     for r, (number, raw) in enumerate(rows):
         offset = len(raw) - len(raw.lstrip())

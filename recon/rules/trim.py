@@ -1364,13 +1364,14 @@ class Trimmer:
         cases, held = [], 0  # the ways followed; how many of them hold
         alike: dict[int, int] = {}  # open cell -> the value every way that holds gave it alike
         probed = None
-        if not proof and self._probe is not None:  # (every cell of a live equation is open)
-            probed = self._probe(box, rows, open_here, [local[x] for x in cells], self._cnt[e], open_here)
+        if not proof and self._probe is not None:  # (every cell of a live equation is open: all are watched)
+            probed = self._probe(box, rows, open_here, [local[x] for x in cells], self._cnt[e])
         if probed is not None:  # the same loop, compiled: it says what held, not how
             followed, held, same = probed
             self.ways_left -= followed
-            on_grid = {i: x for x, i in local.items()}
-            alike = {on_grid[i]: v for i, v in same.items()}
+            if same:
+                on_grid = {i: x for x, i in local.items()}
+                alike = {on_grid[i]: v for i, v in same.items()}
         for way in () if probed is not None else combinations(cells, self._cnt[e]):
             if held >= 2 and not alike:
                 return False  # two ways that hold already disagree on every cell: nothing to fix
